@@ -1,0 +1,12 @@
+//! Bitboards, squares, move generation, flips and parsing.
+
+pub mod moves;
+pub mod parse;
+pub mod perft;
+pub mod position;
+pub mod square;
+
+pub use parse::{ObfReader, ObfRecord, parse_moves, parse_obf_line, parse_position, read_obf_file};
+pub use perft::perft;
+pub use position::{Board, Color, Position};
+pub use square::{Bitboard, Square};

@@ -1,0 +1,373 @@
+//! Reading positions: OBF lines and files, and move sequences from the start position.
+
+use super::position::{Board, Color, Position};
+use super::square::Square;
+use crate::error::{Error, MovesError, ObfError, Result};
+use std::io::BufRead;
+use std::path::Path;
+
+/// One OBF record: a position and the scores the file gives for some of its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObfRecord {
+    /// 1-based line number in its file.
+    pub line: usize,
+    /// The position.
+    pub position: Position,
+    /// `MOVE:SCORE` pairs in file order (best first in FFO files).
+    pub expected: Vec<(Square, i32)>,
+}
+
+impl ObfRecord {
+    /// The best expected score, if the file lists any move.
+    pub fn expected_score(&self) -> Option<i32> {
+        self.expected.iter().map(|&(_, s)| s).max()
+    }
+
+    /// Moves the file gives the best score.
+    pub fn expected_best_moves(&self) -> Vec<Square> {
+        match self.expected_score() {
+            Some(best) => self
+                .expected
+                .iter()
+                .filter(|&&(_, s)| s == best)
+                .map(|&(m, _)| m)
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+/// Parses one OBF line. `Ok(None)` for a blank or comment-only line.
+///
+/// Columns in errors are 1-based positions in `line`.
+pub fn parse_obf_line(line: &str) -> std::result::Result<Option<ObfRecord>, ObfError> {
+    let content = match line.find('%') {
+        Some(i) => &line[..i],
+        None => line,
+    };
+    let bytes = content.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    if i == bytes.len() {
+        return Ok(None);
+    }
+    let board_start = i;
+    let mut black = 0u64;
+    let mut white = 0u64;
+    let mut n = 0usize;
+    while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b';' {
+        // Count characters, not bytes, so a multi-byte character is reported whole.
+        let ch = content[i..].chars().next().unwrap_or('?');
+        if n < 64 {
+            match ch {
+                'X' | 'x' | '*' => black |= 1u64 << n,
+                'O' | 'o' => white |= 1u64 << n,
+                '-' | '.' => {}
+                _ => {
+                    return Err(ObfError::BadSquare {
+                        column: char_column(content, i),
+                        ch,
+                    });
+                }
+            }
+        }
+        n += 1;
+        i += ch.len_utf8();
+    }
+    if n != 64 {
+        // A board and side written without a space ("...-X") is still a length error,
+        // but say so clearly: 65 squares means the side is glued on.
+        return Err(ObfError::BoardLength { found: n });
+    }
+    let _ = board_start;
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    if i == bytes.len() || bytes[i] == b';' {
+        return Err(ObfError::MissingSide {
+            column: char_column(content, i),
+        });
+    }
+    let side_start = i;
+    while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b';' {
+        i += 1;
+    }
+    let side_text = &content[side_start..i];
+    let side = match side_text {
+        "X" | "x" | "*" | "B" | "b" => Color::Black,
+        "O" | "o" | "W" | "w" => Color::White,
+        _ => {
+            return Err(ObfError::BadSide {
+                column: char_column(content, side_start),
+                found: side_text.to_string(),
+            });
+        }
+    };
+    let board = match side {
+        Color::Black => Board::new(black, white),
+        Color::White => Board::new(white, black),
+    };
+    let position = Position { board, side };
+
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let mut expected: Vec<(Square, i32)> = Vec::new();
+    if i < bytes.len() {
+        if bytes[i] != b';' {
+            return Err(ObfError::Trailing {
+                column: char_column(content, i),
+                found: content[i..].trim_end().to_string(),
+            });
+        }
+        let mut start = i + 1;
+        for field in content[i + 1..].split(';') {
+            let field_start = start;
+            start += field.len() + 1;
+            let lead = field.len() - field.trim_start().len();
+            let pair = field.trim();
+            if pair.is_empty() {
+                continue;
+            }
+            let column = char_column(content, field_start + lead);
+            let bad = || ObfError::BadPair {
+                column,
+                found: pair.to_string(),
+            };
+            let (mv, score) = pair.split_once(':').ok_or_else(bad)?;
+            let sq = Square::parse(mv.trim()).ok_or_else(bad)?;
+            let score_text = score.trim();
+            let score_text = score_text.strip_prefix('+').unwrap_or(score_text);
+            let score: i64 = score_text.parse().map_err(|_| bad())?;
+            if !(-64..=64).contains(&score) {
+                return Err(ObfError::ScoreRange { column, score });
+            }
+            if !board.is_legal(sq) {
+                return Err(ObfError::IllegalListedMove {
+                    column,
+                    mv: mv.trim().to_string(),
+                });
+            }
+            if expected.iter().any(|&(m, _)| m == sq) {
+                return Err(ObfError::DuplicateMove {
+                    column,
+                    mv: mv.trim().to_string(),
+                });
+            }
+            expected.push((sq, score as i32));
+        }
+    }
+    Ok(Some(ObfRecord {
+        line: 0,
+        position,
+        expected,
+    }))
+}
+
+/// 1-based character column of byte offset `at`.
+fn char_column(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].chars().count() + 1
+}
+
+/// Parses a position given as text (one OBF line); `origin` names it in errors.
+pub fn parse_position(text: &str, origin: &str) -> Result<ObfRecord> {
+    match parse_obf_line(text) {
+        Ok(Some(mut r)) => {
+            r.line = 1;
+            Ok(r)
+        }
+        Ok(None) => Err(Error::Invalid(format!("{origin}: no position given"))),
+        Err(error) => Err(Error::Obf {
+            origin: origin.to_string(),
+            line: 1,
+            error,
+        }),
+    }
+}
+
+/// Streams the records of an OBF source, skipping blank and comment lines.
+pub struct ObfReader<R> {
+    reader: R,
+    origin: String,
+    line: usize,
+    buf: String,
+}
+
+impl<R: BufRead> ObfReader<R> {
+    /// Reads from `reader`; `origin` (usually the file name) prefixes errors.
+    pub fn new(reader: R, origin: impl Into<String>) -> Self {
+        ObfReader {
+            reader,
+            origin: origin.into(),
+            line: 0,
+            buf: String::new(),
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for ObfReader<R> {
+    type Item = Result<ObfRecord>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            self.buf.clear();
+            self.line += 1;
+            match self.reader.read_line(&mut self.buf) {
+                Ok(0) => return None,
+                Ok(_) => {}
+                Err(source) => {
+                    return Some(Err(Error::Io {
+                        path: self.origin.clone().into(),
+                        source,
+                    }));
+                }
+            }
+            match parse_obf_line(&self.buf) {
+                Ok(None) => continue,
+                Ok(Some(mut r)) => {
+                    r.line = self.line;
+                    return Some(Ok(r));
+                }
+                Err(error) => {
+                    return Some(Err(Error::Obf {
+                        origin: self.origin.clone(),
+                        line: self.line,
+                        error,
+                    }));
+                }
+            }
+        }
+    }
+}
+
+/// Reads every record of an OBF file; the first malformed line is an error.
+pub fn read_obf_file(path: &Path) -> Result<Vec<ObfRecord>> {
+    let file = std::fs::File::open(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let reader = std::io::BufReader::new(file);
+    let records: Vec<ObfRecord> =
+        ObfReader::new(reader, path.display().to_string()).collect::<Result<_>>()?;
+    if records.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{}: no positions in file",
+            path.display()
+        )));
+    }
+    Ok(records)
+}
+
+/// Plays a move sequence such as `f5d6c3d3c4` (spaces allowed) from the start position.
+/// A side with no legal move passes automatically.
+pub fn parse_moves(text: &str) -> std::result::Result<Position, MovesError> {
+    let mut pos = Position::START;
+    let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    for (k, pair) in chars.chunks(2).enumerate() {
+        let index = k + 1;
+        let found: String = pair.iter().collect();
+        let sq = Square::parse(&found).ok_or_else(|| MovesError::NotASquare {
+            index,
+            found: found.clone(),
+        })?;
+        if pos.board.moves() == 0 {
+            if pos.board.is_game_over() {
+                return Err(MovesError::GameOver {
+                    index,
+                    mv: sq.to_string(),
+                });
+            }
+            pos = pos.pass();
+        }
+        pos = pos.play(sq).ok_or(MovesError::Illegal {
+            index,
+            mv: sq.to_string(),
+            side: match pos.side {
+                Color::Black => "black",
+                Color::White => "white",
+            },
+        })?;
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6;";
+
+    #[test]
+    fn parses_ffo_line() {
+        let r = parse_obf_line(FFO1).unwrap().unwrap();
+        assert_eq!(r.position.side, Color::Black);
+        assert_eq!(r.position.board.empty_count(), 14);
+        assert_eq!(r.expected.len(), 3);
+        assert_eq!(r.expected[0], (Square::parse("g8").unwrap(), 18));
+        assert_eq!(r.expected_score(), Some(18));
+        assert_eq!(r.position.squares_string(), FFO1[..64]);
+    }
+
+    #[test]
+    fn skips_comments_and_blanks() {
+        assert_eq!(parse_obf_line("   % just a comment").unwrap(), None);
+        assert_eq!(parse_obf_line("").unwrap(), None);
+        let alt = FFO1[..64].replace('X', "x").replace('O', "o").replace('-', ".");
+        let r = parse_obf_line(&format!("{alt} o % white to move")).unwrap().unwrap();
+        assert_eq!(r.position.side, Color::White);
+    }
+
+    #[test]
+    fn reports_columns() {
+        let mut bad = FFO1.to_string();
+        bad.replace_range(10..11, "Z");
+        assert_eq!(
+            parse_obf_line(&bad).unwrap_err(),
+            ObfError::BadSquare { column: 11, ch: 'Z' }
+        );
+        assert_eq!(
+            parse_obf_line(&FFO1[..63]).unwrap_err(),
+            ObfError::BoardLength { found: 63 }
+        );
+        assert_eq!(
+            parse_obf_line(&FFO1[..64]).unwrap_err(),
+            ObfError::MissingSide { column: 65 }
+        );
+        assert!(matches!(
+            parse_obf_line(&format!("{} Q", &FFO1[..64])).unwrap_err(),
+            ObfError::BadSide { column: 66, .. }
+        ));
+        assert!(matches!(
+            parse_obf_line(&format!("{} X; A1:+4;", &FFO1[..64])).unwrap_err(),
+            ObfError::IllegalListedMove { column: 69, .. }
+        ));
+        assert!(matches!(
+            parse_obf_line(&format!("{} X; G8:+99;", &FFO1[..64])).unwrap_err(),
+            ObfError::ScoreRange { score: 99, .. }
+        ));
+        assert!(matches!(
+            parse_obf_line(&format!("{} X; G8+18;", &FFO1[..64])).unwrap_err(),
+            ObfError::BadPair { .. }
+        ));
+    }
+
+    #[test]
+    fn move_sequences() {
+        let p = parse_moves("f5d6c3d3c4").unwrap();
+        assert_eq!(p.side, Color::White);
+        assert_eq!(p.board.empty_count(), 55);
+        assert_eq!(
+            parse_moves("f5d6z9").unwrap_err(),
+            MovesError::NotASquare {
+                index: 3,
+                found: "z9".into()
+            }
+        );
+        assert!(matches!(
+            parse_moves("f5a1").unwrap_err(),
+            MovesError::Illegal { index: 2, .. }
+        ));
+    }
+}

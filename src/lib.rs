@@ -1,0 +1,21 @@
+//! finale: an exact Othello endgame solver and benchmark harness.
+//!
+//! The library holds everything; the `finale` binary is a thin command-line layer.
+//!
+//! ```
+//! use finale::{Board, search::{Mode, Solver, SolverOptions}};
+//! let board = finale::board::parse_position(
+//!     "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X", "doc",
+//! ).unwrap().position.board;
+//! let mut solver = Solver::new(SolverOptions { hash_mb: 16, ..Default::default() });
+//! let r = solver.solve(board, Mode::Exact);
+//! assert_eq!(r.score, 18); // FFO #1: G8 wins by 18
+//! ```
+
+pub mod board;
+pub mod error;
+pub mod search;
+pub mod settings;
+
+pub use board::{Bitboard, Board, Color, Position, Square};
+pub use error::{Error, Result};

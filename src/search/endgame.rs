@@ -1,0 +1,118 @@
+//! The endgame band (more than `SHALLOW_MAX_EMPTIES` empties): transposition table,
+//! stability cutoff, enhanced transposition cutoff, fastest-first ordering and
+//! principal variation search.
+
+use super::Search;
+use super::ordering::{fastest_first, odd_quadrants};
+use crate::board::Board;
+use crate::board::moves::{flips, legal_moves};
+use crate::settings::ETC_MIN_EMPTIES;
+use arrayvec::ArrayVec;
+
+/// A candidate move with its resulting board and ordering score.
+#[derive(Clone, Copy)]
+pub(crate) struct Move {
+    pub sq: u8,
+    pub child: Board,
+    pub score: i32,
+}
+
+/// Moves of one node (at most one per empty square).
+pub(crate) type MoveList = ArrayVec<Move, 64>;
+
+/// Builds the scored move list of `b` (which has legal `moves`).
+#[inline]
+pub(crate) fn scored_moves(b: &Board, moves: u64, tt_move: Option<u8>) -> MoveList {
+    let odd = odd_quadrants(b.empty());
+    let mut list = MoveList::new();
+    let mut m = moves;
+    while m != 0 {
+        let sq = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
+        list.push(Move {
+            sq: sq as u8,
+            child,
+            score: fastest_first(&child, sq, odd, tt_move),
+        });
+    }
+    list
+}
+
+/// Moves the best-scored move of `list[i..]` to position `i`.
+#[inline]
+pub(crate) fn select_next(list: &mut MoveList, i: usize) {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].score > list[best].score {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+}
+
+impl Search<'_> {
+    /// Solves a board with `n` empties, `n > SHALLOW_MAX_EMPTIES`.
+    pub(crate) fn search_endgame(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = self.stability_cutoff(&b, alpha, n) {
+            return v;
+        }
+        let (mut alpha, mut beta) = (alpha, beta);
+        let mut tt_move = None;
+        if let Some(h) = self.tt.probe(&b) {
+            if h.lower >= beta || h.lower == h.upper {
+                return h.lower;
+            }
+            if h.upper <= alpha {
+                return h.upper;
+            }
+            alpha = alpha.max(h.lower);
+            beta = beta.min(h.upper);
+            tt_move = h.best_move;
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            if legal_moves(b.opponent, b.player) == 0 {
+                return b.final_score();
+            }
+            return -self.search_endgame(b.pass(), -beta, -alpha, n);
+        }
+        let mut list = scored_moves(&b, moves, tt_move);
+        if self.options.etc && n >= ETC_MIN_EMPTIES {
+            if let Some((v, sq)) = self.etc_cutoff(&list, beta) {
+                self.tt.store(&b, alpha, beta, v, Some(sq));
+                return v;
+            }
+        }
+
+        let alpha0 = alpha;
+        let mut best = -65;
+        let mut best_move = None;
+        for i in 0..list.len() {
+            select_next(&mut list, i);
+            let mv = list[i];
+            let v = if i == 0 {
+                -self.search(mv.child, -beta, -alpha, n - 1)
+            } else {
+                let mut v = -self.search(mv.child, -alpha - 1, -alpha, n - 1);
+                if v > alpha && v < beta {
+                    v = -self.search(mv.child, -beta, -alpha, n - 1);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_move = Some(mv.sq);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(&b, alpha0, beta, best, best_move);
+        best
+    }
+}

@@ -1,0 +1,20 @@
+//! Enhanced transposition cutoff: before searching any child, look each one up in the
+//! table; a child already known to be bad enough for the opponent cuts at once.
+
+use super::Search;
+use super::endgame::MoveList;
+
+impl Search<'_> {
+    /// `Some((score, move))` when a child's stored upper bound `u` proves `-u >= beta`.
+    #[inline]
+    pub(crate) fn etc_cutoff(&self, list: &MoveList, beta: i32) -> Option<(i32, u8)> {
+        for mv in list {
+            if let Some(h) = self.tt.probe(&mv.child) {
+                if -h.upper >= beta {
+                    return Some((-h.upper, mv.sq));
+                }
+            }
+        }
+        None
+    }
+}

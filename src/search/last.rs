@@ -1,0 +1,185 @@
+//! The last 1-4 empty squares: specialised, no move list, no table.
+//!
+//! Empties are passed as square indices. A square is tried only when it touches an
+//! opponent disc (otherwise it cannot flip anything), and squares alone in their
+//! quadrant (odd parity) are tried first.
+
+use super::Search;
+use crate::board::moves::{NEIGHBOURS, count_flips, flips, legal_moves};
+use crate::board::Board;
+
+/// Quadrant (0..4) of each square.
+const fn quadrant(sq: usize) -> u32 {
+    ((sq >> 2) & 1) as u32 | (((sq >> 5) & 1) << 1) as u32
+}
+
+/// Puts the squares that are alone (odd count) in their quadrant first; stable otherwise.
+#[inline]
+fn parity_sort<const N: usize>(sq: &mut [usize; N]) {
+    let mut parity = 0u32;
+    for &s in sq.iter() {
+        parity ^= 1 << quadrant(s);
+    }
+    let mut out = [0usize; N];
+    let mut k = 0;
+    for &s in sq.iter() {
+        if parity >> quadrant(s) & 1 != 0 {
+            out[k] = s;
+            k += 1;
+        }
+    }
+    for &s in sq.iter() {
+        if parity >> quadrant(s) & 1 == 0 {
+            out[k] = s;
+            k += 1;
+        }
+    }
+    *sq = out;
+}
+
+/// Score when neither side can move.
+#[inline]
+fn game_over_score(b: &Board) -> i32 {
+    b.final_score()
+}
+
+impl Search<'_> {
+    /// Solves a board with `n` <= 4 empties.
+    pub(crate) fn solve_last(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        let mut e = b.empty();
+        let mut sq = [0usize; 4];
+        for s in sq.iter_mut().take(n as usize) {
+            *s = e.trailing_zeros() as usize;
+            e &= e - 1;
+        }
+        match n {
+            0 => {
+                self.nodes += 1;
+                game_over_score(&b)
+            }
+            1 => self.solve_last_1(b, sq[0]),
+            2 => self.solve_last_2(b, alpha, beta, sq[0], sq[1]),
+            3 => self.solve_last_3(b, alpha, beta, [sq[0], sq[1], sq[2]]),
+            _ => self.solve_last_4(b, alpha, beta, sq),
+        }
+    }
+
+    /// One empty square `x`: the score follows from flip counts, no move is made.
+    #[inline]
+    pub(crate) fn solve_last_1(&mut self, b: Board, x: usize) -> i32 {
+        self.nodes += 1;
+        let p = b.player.count_ones() as i32;
+        let n = count_flips(b.player, b.opponent, x) as i32;
+        if n > 0 {
+            // own = p + n + 1, opponent = 63 - p - n.
+            return 2 * (p + n) - 62;
+        }
+        // The side to move passes: one more position examined.
+        self.nodes += 1;
+        let m = count_flips(b.opponent, b.player, x) as i32;
+        if m > 0 {
+            // own = p - m, opponent = 64 - p + m.
+            return 2 * (p - m) - 64;
+        }
+        // Nobody can play x: it goes to the winner (63 discs, so no draw).
+        if 2 * p > 63 { 2 * p - 62 } else { 2 * p - 64 }
+    }
+
+    /// Two empty squares.
+    pub(crate) fn solve_last_2(&mut self, b: Board, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
+        self.nodes += 1;
+        let mut best = -65;
+        let mut alpha = alpha;
+        for (x, y) in [(x1, x2), (x2, x1)] {
+            if NEIGHBOURS[x] & b.opponent != 0 {
+                let f = flips(b.player, b.opponent, x);
+                if f != 0 {
+                    let v = -self.solve_last_1(b.play_with_flips(x, f), y);
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
+                        alpha = alpha.max(v);
+                    }
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        let empties = (1u64 << x1) | (1u64 << x2);
+        if legal_moves(b.opponent, b.player) & empties != 0 {
+            return -self.solve_last_2(b.pass(), -beta, -alpha, x1, x2);
+        }
+        game_over_score(&b)
+    }
+
+    /// Three empty squares.
+    pub(crate) fn solve_last_3(&mut self, b: Board, alpha: i32, beta: i32, mut sq: [usize; 3]) -> i32 {
+        self.nodes += 1;
+        parity_sort(&mut sq);
+        let mut best = -65;
+        let mut alpha = alpha;
+        for (x, y, z) in [(sq[0], sq[1], sq[2]), (sq[1], sq[0], sq[2]), (sq[2], sq[0], sq[1])] {
+            if NEIGHBOURS[x] & b.opponent != 0 {
+                let f = flips(b.player, b.opponent, x);
+                if f != 0 {
+                    let v = -self.solve_last_2(b.play_with_flips(x, f), -beta, -alpha, y, z);
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
+                        alpha = alpha.max(v);
+                    }
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        let empties = (1u64 << sq[0]) | (1u64 << sq[1]) | (1u64 << sq[2]);
+        if legal_moves(b.opponent, b.player) & empties != 0 {
+            return -self.solve_last_3(b.pass(), -beta, -alpha, sq);
+        }
+        game_over_score(&b)
+    }
+
+    /// Four empty squares.
+    pub(crate) fn solve_last_4(&mut self, b: Board, alpha: i32, beta: i32, mut sq: [usize; 4]) -> i32 {
+        self.nodes += 1;
+        parity_sort(&mut sq);
+        let mut best = -65;
+        let mut alpha = alpha;
+        let orders = [
+            (sq[0], [sq[1], sq[2], sq[3]]),
+            (sq[1], [sq[0], sq[2], sq[3]]),
+            (sq[2], [sq[0], sq[1], sq[3]]),
+            (sq[3], [sq[0], sq[1], sq[2]]),
+        ];
+        for (x, rest) in orders {
+            if NEIGHBOURS[x] & b.opponent != 0 {
+                let f = flips(b.player, b.opponent, x);
+                if f != 0 {
+                    let v = -self.solve_last_3(b.play_with_flips(x, f), -beta, -alpha, rest);
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
+                        alpha = alpha.max(v);
+                    }
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        let empties = (1u64 << sq[0]) | (1u64 << sq[1]) | (1u64 << sq[2]) | (1u64 << sq[3]);
+        if legal_moves(b.opponent, b.player) & empties != 0 {
+            return -self.solve_last_4(b.pass(), -beta, -alpha, sq);
+        }
+        game_over_score(&b)
+    }
+}

@@ -1,0 +1,71 @@
+//! Move ordering: parity, square classes and fastest-first.
+
+use crate::board::Board;
+use crate::board::moves::legal_moves;
+use crate::settings::{
+    ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT, ORDER_TT_MOVE_BONUS,
+    ORDER_WIPEOUT_BONUS,
+};
+
+/// a1, h1, a8, h8.
+pub const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// The squares diagonally next to a corner (b2, g2, b7, g7).
+pub const X_SQUARES: u64 = 0x0042_0000_0000_4200;
+/// The edge squares next to a corner.
+pub const C_SQUARES: u64 = 0x4281_0000_0000_8142;
+/// Everything else.
+pub const PLAIN_SQUARES: u64 = !(CORNERS | X_SQUARES | C_SQUARES);
+
+/// Square classes in the order the shallow band tries them.
+pub const SQUARE_CLASSES: [u64; 4] = [CORNERS, PLAIN_SQUARES, C_SQUARES, X_SQUARES];
+
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// Union of the quadrants holding an odd number of empty squares.
+#[inline]
+pub fn odd_quadrants(empty: u64) -> u64 {
+    let mut m = 0;
+    for q in QUADRANTS {
+        if (empty & q).count_ones() & 1 != 0 {
+            m |= q;
+        }
+    }
+    m
+}
+
+/// Empty squares next to a disc of `discs` (where the other side may later move).
+#[inline]
+pub fn potential_mobility(discs: u64, empty: u64) -> u64 {
+    const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+    const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    let h = ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
+    let around = h | (discs << 8) | (discs >> 8) | (h << 8) | (h >> 8);
+    around & empty
+}
+
+/// Fastest-first score of a move to `sq` giving `child` (opponent to move): higher is
+/// tried first. Few opponent moves (corners counted twice) weigh most, then few empty
+/// squares next to our discs, then parity.
+#[inline]
+pub fn fastest_first(child: &Board, sq: usize, odd: u64, tt_move: Option<u8>) -> i32 {
+    if child.player == 0 {
+        return ORDER_WIPEOUT_BONUS;
+    }
+    let mut s = 0;
+    if tt_move == Some(sq as u8) {
+        s += ORDER_TT_MOVE_BONUS;
+    }
+    let m = legal_moves(child.player, child.opponent);
+    let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
+    let potential = potential_mobility(child.opponent, child.empty()).count_ones() as i32;
+    s -= mobility * ORDER_MOBILITY_WEIGHT + potential * ORDER_POTENTIAL_WEIGHT;
+    if odd >> sq & 1 != 0 {
+        s += ORDER_PARITY_BONUS;
+    }
+    s
+}

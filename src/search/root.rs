@@ -1,0 +1,261 @@
+//! The root: solving modes, ties between best moves, the principal variation.
+
+use super::endgame::{scored_moves, select_next};
+use super::{Search, SearchOptions, TranspositionTable};
+use crate::board::{Board, Square};
+use crate::settings::DEFAULT_HASH_MB;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// What to solve for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The exact final disc difference and every move reaching it.
+    Exact,
+    /// Only win, draw or loss (score -1, 0 or +1) and every move reaching it.
+    Wld,
+    /// The exact score of every legal move.
+    All,
+}
+
+impl Mode {
+    /// `exact`, `wld` or `all`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Exact => "exact",
+            Mode::Wld => "wld",
+            Mode::All => "all",
+        }
+    }
+}
+
+/// One move of a principal variation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PvMove {
+    /// A disc played on a square.
+    Play(Square),
+    /// The side to move had no legal move.
+    Pass,
+}
+
+impl fmt::Display for PvMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PvMove::Play(sq) => sq.fmt(f),
+            PvMove::Pass => f.write_str("pass"),
+        }
+    }
+}
+
+/// The answer to one solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveResult {
+    /// Mode solved for.
+    pub mode: Mode,
+    /// Exact and all: final disc difference for the side to move, perfect play.
+    /// Wld: -1 (loss), 0 (draw) or +1 (win).
+    pub score: i32,
+    /// Every move reaching `score` (ties included), in search order. Empty when the side to
+    /// move must pass or the game is over.
+    pub best_moves: Vec<Square>,
+    /// Mode all: the exact score of every legal move, best first.
+    pub move_scores: Vec<(Square, i32)>,
+    /// A line of play from the position to the end of the game reaching `score`.
+    pub pv: Vec<PvMove>,
+    /// Positions examined, principal variation checks included.
+    pub nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+}
+
+impl SolveResult {
+    /// Nodes per second.
+    pub fn nps(&self) -> f64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
+    }
+
+    /// The principal variation as space-separated moves.
+    pub fn pv_string(&self) -> String {
+        let v: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
+        v.join(" ")
+    }
+}
+
+/// Solver settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverOptions {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search switches.
+    pub search: SearchOptions,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            hash_mb: DEFAULT_HASH_MB,
+            search: SearchOptions::default(),
+        }
+    }
+}
+
+/// Solves positions; owns the transposition table, which persists between solves
+/// until [`Solver::clear`].
+pub struct Solver {
+    tt: TranspositionTable,
+    options: SolverOptions,
+}
+
+impl Solver {
+    /// A solver with a table of `options.hash_mb` MB.
+    pub fn new(options: SolverOptions) -> Solver {
+        super::stability::init();
+        Solver {
+            tt: TranspositionTable::new(options.hash_mb),
+            options,
+        }
+    }
+
+    /// Forgets everything learnt so that the next solve's node count is reproducible.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Solves `board` (side to move first) in `mode`.
+    pub fn solve(&mut self, board: Board, mode: Mode) -> SolveResult {
+        let start = Instant::now();
+        let mut s = Search::new(&self.tt, self.options.search);
+        let mut result = solve_root(&mut s, board, mode);
+        result.nodes = s.nodes;
+        result.time = start.elapsed();
+        result
+    }
+}
+
+/// Score as reported in `mode`: the sign only for wld.
+fn class(mode: Mode, v: i32) -> i32 {
+    if mode == Mode::Wld { v.signum() } else { v }
+}
+
+fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
+    let n = board.empty_count();
+    let moves = board.moves();
+    if moves == 0 {
+        s.nodes += 1;
+        if board.pass().moves() == 0 {
+            return SolveResult {
+                mode,
+                score: class(mode, board.final_score()),
+                best_moves: Vec::new(),
+                move_scores: Vec::new(),
+                pv: Vec::new(),
+                nodes: 0,
+                time: Duration::ZERO,
+            };
+        }
+        let mut r = solve_root(s, board.pass(), mode);
+        r.score = -r.score;
+        r.best_moves.clear();
+        r.move_scores.clear();
+        r.pv.insert(0, PvMove::Pass);
+        return r;
+    }
+    s.nodes += 1;
+    let (lo, hi) = if mode == Mode::Wld { (-1, 1) } else { (-64, 64) };
+    let tt_move = s.tt.probe(&board).and_then(|h| h.best_move);
+    let mut list = scored_moves(&board, moves, tt_move);
+    let mut best = -65;
+    let mut best_moves: Vec<Square> = Vec::new();
+    let mut move_scores = Vec::new();
+    for i in 0..list.len() {
+        select_next(&mut list, i);
+        let mv = list[i];
+        let sq = Square::from_index(mv.sq as u32);
+        if mode == Mode::All {
+            let v = -s.search(mv.child, -hi, -lo, n - 1);
+            move_scores.push((sq, v));
+            if v > best {
+                best = v;
+                best_moves = vec![sq];
+            } else if v == best {
+                best_moves.push(sq);
+            }
+            continue;
+        }
+        if i == 0 {
+            best = class(mode, -s.search(mv.child, -hi, -lo, n - 1));
+            best_moves.push(sq);
+            continue;
+        }
+        // Is this move at least as good as the best so far? A null-window test first,
+        // then an exact value only for moves that pass it.
+        let t = -s.search(mv.child, -best, -(best - 1), n - 1);
+        if t >= best {
+            let v = class(mode, -s.search(mv.child, -hi, -(best - 1), n - 1));
+            if v > best {
+                best = v;
+                best_moves = vec![sq];
+            } else if v == best {
+                best_moves.push(sq);
+            }
+        }
+    }
+    move_scores.sort_by_key(|&(_, v)| -v);
+    let pv = principal_variation(s, board, best_moves[0], best, mode);
+    SolveResult {
+        mode,
+        score: best,
+        best_moves,
+        move_scores,
+        pv,
+        nodes: 0,
+        time: Duration::ZERO,
+    }
+}
+
+/// A line from `board` starting with `first`, every move of which keeps the score at
+/// `value` (in `mode`'s terms), checked by a narrow search at each step.
+fn principal_variation(s: &mut Search, board: Board, first: Square, value: i32, mode: Mode) -> Vec<PvMove> {
+    let mut pv = vec![PvMove::Play(first)];
+    let mut b = board.play(first).expect("best move is legal");
+    let mut v = -value;
+    loop {
+        let moves = b.moves();
+        if moves == 0 {
+            if b.pass().moves() == 0 {
+                break;
+            }
+            pv.push(PvMove::Pass);
+            b = b.pass();
+            v = -v;
+            continue;
+        }
+        let n = b.empty_count();
+        let tt_move = s.tt.probe(&b).and_then(|h| h.best_move);
+        let mut list = scored_moves(&b, moves, tt_move);
+        let mut found = None;
+        for i in 0..list.len() {
+            select_next(&mut list, i);
+            let mv = list[i];
+            let w = if mode == Mode::Wld {
+                class(mode, -s.search(mv.child, -1, 1, n - 1))
+            } else {
+                -s.search(mv.child, -(v + 1), -(v - 1), n - 1)
+            };
+            if w == v {
+                found = Some(mv);
+                break;
+            }
+        }
+        let Some(mv) = found else {
+            // Unreachable when the search is correct; stop rather than print a wrong line.
+            debug_assert!(false, "no move keeps the value {v}");
+            break;
+        };
+        pv.push(PvMove::Play(Square::from_index(mv.sq as u32)));
+        b = mv.child;
+        v = -v;
+    }
+    pv
+}

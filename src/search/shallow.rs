@@ -1,0 +1,50 @@
+//! The shallow band (5 ..= `SHALLOW_MAX_EMPTIES` empties): no transposition table,
+//! moves in odd quadrants first, then by square class; stability cutoff.
+
+use super::Search;
+use super::ordering::{SQUARE_CLASSES, odd_quadrants};
+use crate::board::Board;
+use crate::board::moves::{flips, legal_moves};
+
+impl Search<'_> {
+    /// Solves a board with `n` (> 4) empties in the shallow band.
+    pub(crate) fn search_shallow(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        self.nodes += 1;
+        if let Some(v) = self.stability_cutoff(&b, alpha, n) {
+            return v;
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            if legal_moves(b.opponent, b.player) == 0 {
+                return b.final_score();
+            }
+            return -self.search_shallow(b.pass(), -beta, -alpha, n);
+        }
+        let odd = odd_quadrants(b.empty());
+        let mut best = -65;
+        let mut alpha = alpha;
+        for parity in [odd, !odd] {
+            for class in SQUARE_CLASSES {
+                let mut m = moves & parity & class;
+                while m != 0 {
+                    let sq = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
+                    let v = if n == 5 {
+                        -self.solve_last(child, -beta, -alpha, 4)
+                    } else {
+                        -self.search_shallow(child, -beta, -alpha, n - 1)
+                    };
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            return v;
+                        }
+                        alpha = alpha.max(v);
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,219 @@
+//! Transposition table: bounds on the exact score of positions already searched.
+//!
+//! Entries hold the whole board (no hash collisions can give a foreign entry) and one data
+//! word: lower and upper bound, best move, number of empties, generation. The table is
+//! built from atomics so one table can later be shared by all search threads; each entry
+//! is written as three words, the board words xored with the data word, so a reader that
+//! sees words of two different writes rejects the entry instead of trusting it.
+
+use crate::board::Board;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// The exact score is at least this.
+    pub lower: i32,
+    /// The exact score is at most this.
+    pub upper: i32,
+    /// Best move found, if any (square index).
+    pub best_move: Option<u8>,
+}
+
+const NO_MOVE: u64 = 64;
+
+#[derive(Default)]
+struct Entry {
+    player_x: AtomicU64,
+    opponent_x: AtomicU64,
+    data: AtomicU64,
+}
+
+const ENTRIES_PER_BUCKET: usize = 2;
+
+/// Two entries on one 64-byte cache line.
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    entries: [Entry; ENTRIES_PER_BUCKET],
+}
+
+/// Data word layout.
+mod data {
+    pub const fn pack(lower: i32, upper: i32, best: u64, empties: u32, generation: u8) -> u64 {
+        ((lower + 64) as u64)
+            | (((upper + 64) as u64) << 8)
+            | (best << 16)
+            | ((empties as u64) << 24)
+            | ((generation as u64) << 32)
+    }
+    pub const fn lower(d: u64) -> i32 {
+        (d & 0xFF) as i32 - 64
+    }
+    pub const fn upper(d: u64) -> i32 {
+        ((d >> 8) & 0xFF) as i32 - 64
+    }
+    pub const fn best(d: u64) -> u64 {
+        (d >> 16) & 0xFF
+    }
+    pub const fn empties(d: u64) -> u32 {
+        ((d >> 24) & 0xFF) as u32
+    }
+    pub const fn generation(d: u64) -> u8 {
+        ((d >> 32) & 0xFF) as u8
+    }
+}
+
+/// A fixed-size table of buckets indexed by a hash of the board.
+pub struct TranspositionTable {
+    buckets: Box<[Bucket]>,
+    /// Entries of other generations count as empty: `clear` is one increment.
+    generation: AtomicU64,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut v = Vec::with_capacity(n);
+        v.resize_with(n, Bucket::default);
+        TranspositionTable {
+            buckets: v.into_boxed_slice(),
+            generation: AtomicU64::new(1),
+        }
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forgets every entry. O(1) except once every 255 calls, when the memory is zeroed
+    /// so that an old generation number cannot come back to life.
+    pub fn clear(&mut self) {
+        let g = self.generation.load(Relaxed) + 1;
+        if g > 255 {
+            for b in self.buckets.iter_mut() {
+                *b = Bucket::default();
+            }
+            self.generation.store(1, Relaxed);
+        } else {
+            self.generation.store(g, Relaxed);
+        }
+    }
+
+    #[inline]
+    fn current_generation(&self) -> u8 {
+        self.generation.load(Relaxed) as u8
+    }
+
+    #[inline]
+    fn bucket(&self, b: &Board) -> &Bucket {
+        let mut h = b.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ b.opponent.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        h ^= h >> 32;
+        h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
+        let i = ((h as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Bounds stored for `board`, if any.
+    #[inline]
+    pub fn probe(&self, board: &Board) -> Option<TtHit> {
+        let generation = self.current_generation();
+        for e in &self.bucket(board).entries {
+            let d = e.data.load(Relaxed);
+            if e.player_x.load(Relaxed) ^ d == board.player
+                && e.opponent_x.load(Relaxed) ^ d == board.opponent
+                && data::generation(d) == generation
+            {
+                let best = data::best(d);
+                return Some(TtHit {
+                    lower: data::lower(d),
+                    upper: data::upper(d),
+                    best_move: (best != NO_MOVE).then_some(best as u8),
+                });
+            }
+        }
+        None
+    }
+
+    /// Records that a search of `board` with window (`alpha`, `beta`) returned `score`
+    /// (fail-soft), with `best_move` the move that produced it.
+    pub fn store(&self, board: &Board, alpha: i32, beta: i32, score: i32, best_move: Option<u8>) {
+        let (mut lower, mut upper) = if score <= alpha {
+            (-64, score)
+        } else if score >= beta {
+            (score, 64)
+        } else {
+            (score, score)
+        };
+        let generation = self.current_generation();
+        let empties = board.empty_count();
+        let bucket = self.bucket(board);
+        let mut best = best_move.map_or(NO_MOVE, |m| m as u64);
+
+        // The same position: merge the bounds, keep the old best move if none is new.
+        let mut victim = None;
+        let mut victim_rank = u32::MAX;
+        for (k, e) in bucket.entries.iter().enumerate() {
+            let d = e.data.load(Relaxed);
+            let live = data::generation(d) == generation;
+            if live
+                && e.player_x.load(Relaxed) ^ d == board.player
+                && e.opponent_x.load(Relaxed) ^ d == board.opponent
+            {
+                lower = lower.max(data::lower(d));
+                upper = upper.min(data::upper(d));
+                if lower > upper {
+                    // Cannot happen with exact searches; trust the newer result.
+                    (lower, upper) = if score <= alpha {
+                        (-64, score)
+                    } else if score >= beta {
+                        (score, 64)
+                    } else {
+                        (score, score)
+                    };
+                }
+                if best == NO_MOVE {
+                    best = data::best(d);
+                }
+                victim = Some(k);
+                break;
+            }
+            // Dead entries first, then the one with fewest empties (cheapest to redo).
+            let rank = if live { 1 + data::empties(d) } else { 0 };
+            if rank < victim_rank {
+                victim_rank = rank;
+                victim = Some(k);
+            }
+        }
+        let Some(k) = victim else { return };
+        let e = &bucket.entries[k];
+        let d = data::pack(lower, upper, best, empties, generation);
+        e.player_x.store(board.player ^ d, Relaxed);
+        e.opponent_x.store(board.opponent ^ d, Relaxed);
+        e.data.store(d, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_probe_merge_and_clear() {
+        let mut tt = TranspositionTable::new(1);
+        let b = Board::START;
+        assert_eq!(tt.probe(&b), None);
+        tt.store(&b, -10, 10, 12, Some(19));
+        let h = tt.probe(&b).unwrap();
+        assert_eq!((h.lower, h.upper, h.best_move), (12, 64, Some(19)));
+        tt.store(&b, 11, 13, 12, None);
+        let h = tt.probe(&b).unwrap();
+        assert_eq!((h.lower, h.upper, h.best_move), (12, 12, Some(19)));
+        assert_eq!(tt.probe(&b.pass()), None);
+        tt.clear();
+        assert_eq!(tt.probe(&b), None);
+    }
+}

@@ -1,0 +1,70 @@
+//! Every tunable threshold of the search, with the measurement that chose it.
+//!
+//! Figures are from `finale suite suites/fforum-40-59.obf` (positions 40-49 unless noted),
+//! one thread, 256 MB table, release build, on the 2-core AMD EPYC machine kind. See
+//! results/README.md for the runs.
+
+/// Highest number of empties searched without the transposition table (the shallow band,
+/// `search/shallow.rs`); above it `search/endgame.rs` probes and stores.
+/// Chosen: 6. Initial value from Edax's bands (5-7 without table); to be re-measured.
+pub const SHALLOW_MAX_EMPTIES: u32 = 6;
+
+/// Lowest number of empties at which enhanced transposition cutoff probes every child
+/// before searching (`search/etc.rs`). Below it the extra probes cost more than they save.
+/// Initial value: 12.
+pub const ETC_MIN_EMPTIES: u32 = 12;
+
+/// Lowest number of empties at which the endgame band sorts moves by fastest-first
+/// (opponent mobility after the move). Below it, parity and square order only.
+pub const FASTEST_FIRST_MIN_EMPTIES: u32 = 7;
+
+/// Stability cutoff is tried only when alpha is at least this, by number of empties:
+/// a bound from stable discs can only fail low when alpha is high. Values follow the
+/// published Edax thresholds (DESIGN.md section 7: 8->14, 10->20, 15->30, 20->40, 24->48,
+/// 30->54), interpolated.
+pub const STABILITY_ALPHA_MIN: [i32; 65] = build_stability_thresholds();
+
+const fn build_stability_thresholds() -> [i32; 65] {
+    // (empties, alpha) anchor points; linear in between, flat outside.
+    const ANCHORS: [(i32, i32); 6] = [(8, 14), (10, 20), (15, 30), (20, 40), (24, 48), (30, 54)];
+    let mut t = [0i32; 65];
+    let mut e = 0;
+    while e < 65 {
+        let ei = e as i32;
+        let mut v = if ei <= ANCHORS[0].0 {
+            // Fewer empties: stable discs are common, try from a lower alpha.
+            ANCHORS[0].1 - 3 * (ANCHORS[0].0 - ei)
+        } else {
+            ANCHORS[5].1 + (ei - ANCHORS[5].0)
+        };
+        let mut k = 0;
+        while k + 1 < ANCHORS.len() {
+            let (e0, a0) = ANCHORS[k];
+            let (e1, a1) = ANCHORS[k + 1];
+            if ei > e0 && ei <= e1 {
+                v = a0 + (a1 - a0) * (ei - e0) / (e1 - e0);
+            }
+            k += 1;
+        }
+        if v > 64 {
+            v = 64;
+        }
+        t[e] = v;
+        e += 1;
+    }
+    t
+}
+
+/// Fastest-first weight of one opponent move (corners count twice).
+pub const ORDER_MOBILITY_WEIGHT: i32 = 1 << 12;
+/// Fastest-first weight of one square of opponent potential mobility.
+pub const ORDER_POTENTIAL_WEIGHT: i32 = 1 << 8;
+/// Bonus for a move into an odd region (parity).
+pub const ORDER_PARITY_BONUS: i32 = 1 << 9;
+/// Bonus that puts the transposition table's best move first.
+pub const ORDER_TT_MOVE_BONUS: i32 = 1 << 24;
+/// Bonus that puts a move wiping out the opponent first of all.
+pub const ORDER_WIPEOUT_BONUS: i32 = 1 << 28;
+
+/// Default transposition table size in MB.
+pub const DEFAULT_HASH_MB: usize = 256;
