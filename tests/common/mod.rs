@@ -1,0 +1,5 @@
+//! Shared test support. Each integration test binary compiles this module on its own
+//! and uses only part of it, hence the blanket `dead_code` allowance.
+#![allow(dead_code)]
+
+pub mod reference;
