@@ -139,6 +139,17 @@ pub enum Error {
         /// The cause.
         source: csv::Error,
     },
+    /// A file could not be created or written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Standard output could not be written (e.g. the reader of a pipe went away).
+    #[error("writing to standard output: {0}")]
+    Output(#[source] std::io::Error),
     /// A request that cannot be served (e.g. an empty input file).
     #[error("{0}")]
     Invalid(String),

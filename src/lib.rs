@@ -14,6 +14,7 @@
 
 pub mod board;
 pub mod error;
+pub mod harness;
 pub mod search;
 pub mod settings;
 

@@ -1,14 +1,273 @@
-use finale::search::{Mode, Solver, SolverOptions};
-fn main() {
-    let path = std::env::args().nth(1).unwrap();
-    let recs = finale::board::read_obf_file(std::path::Path::new(&path)).unwrap();
-    let mut solver = Solver::new(SolverOptions::default());
-    let (mut tn, mut tt) = (0u64, 0f64);
-    for (i, r) in recs.iter().enumerate() {
-        solver.clear();
-        let res = solver.solve(r.position.board, Mode::Exact);
-        tn += res.nodes; tt += res.time.as_secs_f64();
-        println!("{} {} exp {:?} got {} {:?} nodes {} t {:.3} nps {:.1}M pv {}", i+1, r.position.board.empty_count(), r.expected_score(), res.score, res.best_moves, res.nodes, res.time.as_secs_f64(), res.nps()/1e6, res.pv_string());
+//! `finale`: the command line. Parses arguments, calls `finale::harness`, maps errors to
+//! exit codes: 0 success, 1 a suite position answered wrongly, 2 bad input or I/O failure.
+
+use clap::error::ErrorKind;
+use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions};
+use finale::search::Mode;
+use finale::settings::DEFAULT_HASH_MB;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "finale",
+    version,
+    about = "Exact Othello endgame solver and benchmark harness"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve one position (OBF line or move sequence) or every position of a file.
+    Solve(SolveArgs),
+    /// Solve every position of OBF files, check them against the files, write a CSV.
+    Suite(SuiteArgs),
+    /// Count the leaves DEPTH plies below the start position.
+    Perft {
+        /// Plies, 0..=14.
+        #[arg(value_parser = parse_depth)]
+        depth: u32,
+    },
+}
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("input").required(true).multiple(false).args(["position", "moves", "file"])))]
+struct SolveArgs {
+    /// An OBF line: 64 squares a1..h8 (X, O, -), the side to move, optional `MOVE:SCORE;`
+    /// pairs after a `;`. One argument, or several joined with spaces.
+    // Boards often start with `-`, so the first word may; the rest may not, so that flags
+    // after the position still parse (a positional taking many hyphen values would
+    // swallow them).
+    #[arg(allow_hyphen_values = true, value_name = "POSITION")]
+    position: Option<String>,
+    /// The rest of the OBF line when given as several words.
+    #[arg(requires = "position", hide = true)]
+    more: Vec<String>,
+    /// Moves from the start position, e.g. f5d6c3d3c4.
+    #[arg(long, value_name = "SEQ")]
+    moves: Option<String>,
+    /// An OBF file: solve every position in it.
+    #[arg(long, value_name = "F")]
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Args)]
+struct SuiteArgs {
+    /// OBF files.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// CSV to write (overwritten); default results/<date>-<first file>.csv, never overwritten.
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
+    /// Search threads (only 1 is implemented so far).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
+    threads: usize,
+    #[command(flatten)]
+    common: CommonArgs,
+}
+
+#[derive(Args)]
+struct CommonArgs {
+    /// What to solve for.
+    #[arg(long, value_enum, default_value_t = ModeArg::Exact)]
+    mode: ModeArg,
+    /// Transposition table size in MB.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
+    hash_mb: usize,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    /// Exact score and every best move.
+    Exact,
+    /// Win, draw or loss.
+    Wld,
+    /// Exact score of every move.
+    All,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Exact => Mode::Exact,
+            ModeArg::Wld => Mode::Wld,
+            ModeArg::All => Mode::All,
+        }
     }
-    println!("total nodes {tn} time {tt:.2} nps {:.1}M", tn as f64/tt/1e6);
+}
+
+fn parse_depth(s: &str) -> Result<u32, String> {
+    let max = harness::MAX_PERFT_DEPTH;
+    s.parse()
+        .ok()
+        .filter(|&d| d <= max)
+        .ok_or_else(|| format!("depth must be 0..={max}"))
+}
+
+fn parse_hash_mb(s: &str) -> Result<usize, String> {
+    let mb: u64 = s.parse().map_err(|_| "expected a size in MB".to_string())?;
+    harness::check_hash_mb(mb)
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    s.parse()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| "expected a thread count of at least 1".to_string())
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if let Some(flag) = unknown_solve_flag(&argv) {
+        eprintln!("error: unexpected argument '{flag}' found (see finale solve --help)");
+        return ExitCode::from(2);
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    let mut stdout = std::io::stdout().lock();
+    let outcome = match cli.command {
+        Command::Solve(args) => solve(args, &mut stdout),
+        Command::Suite(args) => suite(args, &mut stdout),
+        Command::Perft { depth } => {
+            harness::run_perft(depth, &mut stdout).map(|_| ExitCode::SUCCESS)
+        }
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(finale::Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            // The reader (e.g. `head`) has what it wanted: stop quietly, as if by SIGPIPE.
+            ExitCode::from(141)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Help and version go to stdout as usual; every other clap error becomes one line
+/// (message plus its indented details, without the usage block) and exit code 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+        || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    {
+        let _ = e.print();
+        return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+    }
+    let text = e.render().to_string();
+    let parts: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let line = parts.join(" ");
+    eprintln!(
+        "{}",
+        if line.starts_with("error:") {
+            line
+        } else {
+            format!("error: {line}")
+        }
+    );
+    ExitCode::from(2)
+}
+
+fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let input = if let Some(seq) = args.moves {
+        SolveInput::Moves(seq)
+    } else if let Some(file) = args.file {
+        SolveInput::File(file)
+    } else {
+        let first = args.position.unwrap_or_default();
+        let words: Vec<String> = std::iter::once(first).chain(args.more).collect();
+        SolveInput::Obf(words.join(" "))
+    };
+    harness::run_solve(&input, args.common.mode.into(), args.common.hash_mb, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The first word of a position may start with `-` (clap is told so), which would make an
+/// unknown flag given before the position read as the position. Finds such a flag: a word
+/// that looks like one and is not an option of `solve`.
+fn unknown_solve_flag(argv: &[String]) -> Option<String> {
+    if argv.get(1).map(String::as_str) != Some("solve") {
+        return None;
+    }
+    let mut cmd = Cli::command();
+    cmd.build(); // fills in --help and the number of values of each option
+    let solve = cmd.find_subcommand("solve")?;
+    let option = |word: &str| {
+        let (name, has_value) = match word.split_once('=') {
+            Some((n, _)) => (n, true),
+            None => (word, false),
+        };
+        solve.get_arguments().find_map(|a| {
+            let long = a
+                .get_long()
+                .is_some_and(|l| name.strip_prefix("--") == Some(l));
+            let short = a
+                .get_short()
+                .is_some_and(|c| name.len() == 2 && name.strip_prefix('-') == Some(&c.to_string()));
+            let takes_value = a.get_num_args().is_some_and(|n| n.takes_values());
+            (long || short).then_some(takes_value && !has_value)
+        })
+    };
+    let mut words = argv[2..].iter();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        match option(word) {
+            Some(true) => {
+                words.next(); // the option's value, whatever it looks like
+            }
+            Some(false) => {}
+            None if looks_like_flag(word) => return Some(word.clone()),
+            None => {}
+        }
+    }
+    None
+}
+
+/// `--name`, `-n` or `--name=value` whose name has a letter that cannot occur in a board
+/// (boards use `X`, `O`, `-`, `.`, `*`).
+fn looks_like_flag(word: &str) -> bool {
+    let name = word.trim_start_matches('-');
+    let name = name.split_once('=').map_or(name, |(n, _)| n);
+    word.starts_with('-')
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && name.contains(|c: char| !"XxOo-.*".contains(c))
+}
+
+fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let options = SuiteOptions {
+        mode: args.common.mode.into(),
+        hash_mb: args.common.hash_mb,
+        threads: args.threads,
+        csv: match args.csv {
+            Some(path) => CsvTarget::Path(path),
+            None => CsvTarget::Default(PathBuf::from("results")),
+        },
+    };
+    if let Some(note) = harness::threads_note(options.threads, options.threads_used()) {
+        eprintln!("{note}");
+    }
+    let summary = harness::run_suite(&args.files, &options, out)?;
+    Ok(if summary.all_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

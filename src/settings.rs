@@ -1,22 +1,19 @@
 //! Every tunable threshold of the search, with the measurement that chose it.
 //!
-//! Figures are from `finale suite suites/fforum-40-59.obf` (positions 40-49 unless noted),
-//! one thread, 256 MB table, release build, on the 2-core AMD EPYC machine kind. See
-//! results/README.md for the runs.
+//! Unless noted, figures are nodes and median time of 3 alternating runs on FFO 40-44, 46
+//! and 47 (the quicker seven of 40-49), one thread, 256 MB table, release build, on the
+//! 2-core AMD EPYC machine kind (results/README.md).
 
 /// Highest number of empties searched without the transposition table (the shallow band,
-/// `search/shallow.rs`); above it `search/endgame.rs` probes and stores.
-/// Chosen: 6. Initial value from Edax's bands (5-7 without table); to be re-measured.
+/// `search/shallow.rs`); above it `search/endgame.rs` probes, stores and sorts by
+/// fastest-first. Measured: 5 -> 667 M nodes 31.9 s; 6 -> 786 M nodes 29.3 s;
+/// 7 -> 965 M nodes 30.8 s.
 pub const SHALLOW_MAX_EMPTIES: u32 = 6;
 
 /// Lowest number of empties at which enhanced transposition cutoff probes every child
-/// before searching (`search/etc.rs`). Below it the extra probes cost more than they save.
-/// Initial value: 12.
-pub const ETC_MIN_EMPTIES: u32 = 12;
-
-/// Lowest number of empties at which the endgame band sorts moves by fastest-first
-/// (opponent mobility after the move). Below it, parity and square order only.
-pub const FASTEST_FIRST_MIN_EMPTIES: u32 = 7;
+/// before searching (`search/etc.rs`); the children's buckets are prefetched while the
+/// moves are scored. Measured: 8 -> 786 M nodes 29.3 s; 12 -> 821 M nodes 32.4 s.
+pub const ETC_MIN_EMPTIES: u32 = 8;
 
 /// Stability cutoff is tried only when alpha is at least this, by number of empties:
 /// a bound from stable discs can only fail low when alpha is high. Values follow the
@@ -55,7 +52,10 @@ const fn build_stability_thresholds() -> [i32; 65] {
     t
 }
 
-/// Fastest-first weight of one opponent move (corners count twice).
+/// Fastest-first weight of one opponent move (corners count twice). The other terms only
+/// break its ties: with potential mobility weighted 128, 256 or 512 and parity 512 or
+/// 1024 the node count moved by under 5 % (784-822 M); 256 and 512 are kept. A one- or
+/// two-ply mobility search for ordering at 12+ empties saved 1 % of nodes and cost time.
 pub const ORDER_MOBILITY_WEIGHT: i32 = 1 << 12;
 /// Fastest-first weight of one square of opponent potential mobility.
 pub const ORDER_POTENTIAL_WEIGHT: i32 = 1 << 8;

@@ -1,5 +1,7 @@
 //! Bitboards, squares, move generation, flips and parsing.
 
+#[cfg(feature_avx512)]
+mod avx512;
 pub mod moves;
 pub mod parse;
 pub mod perft;

@@ -314,8 +314,13 @@ mod tests {
     fn skips_comments_and_blanks() {
         assert_eq!(parse_obf_line("   % just a comment").unwrap(), None);
         assert_eq!(parse_obf_line("").unwrap(), None);
-        let alt = FFO1[..64].replace('X', "x").replace('O', "o").replace('-', ".");
-        let r = parse_obf_line(&format!("{alt} o % white to move")).unwrap().unwrap();
+        let alt = FFO1[..64]
+            .replace('X', "x")
+            .replace('O', "o")
+            .replace('-', ".");
+        let r = parse_obf_line(&format!("{alt} o % white to move"))
+            .unwrap()
+            .unwrap();
         assert_eq!(r.position.side, Color::White);
     }
 
@@ -325,7 +330,10 @@ mod tests {
         bad.replace_range(10..11, "Z");
         assert_eq!(
             parse_obf_line(&bad).unwrap_err(),
-            ObfError::BadSquare { column: 11, ch: 'Z' }
+            ObfError::BadSquare {
+                column: 11,
+                ch: 'Z'
+            }
         );
         assert_eq!(
             parse_obf_line(&FFO1[..63]).unwrap_err(),

@@ -12,7 +12,11 @@ pub struct Square(u8);
 impl Square {
     /// The square with the given index; `None` when `index >= 64`.
     pub const fn new(index: u8) -> Option<Square> {
-        if index < 64 { Some(Square(index)) } else { None }
+        if index < 64 {
+            Some(Square(index))
+        } else {
+            None
+        }
     }
 
     /// The square with the given index; the caller guarantees `index < 64`.
@@ -63,7 +67,12 @@ impl Square {
 impl fmt::Display for Square {
     /// Upper-case coordinates as in FFO files, e.g. `F5`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'A' + self.col()) as char, (b'1' + self.row()) as char)
+        write!(
+            f,
+            "{}{}",
+            (b'A' + self.col()) as char,
+            (b'1' + self.row()) as char
+        )
     }
 }
 
@@ -132,7 +141,9 @@ mod tests {
 
     #[test]
     fn bitboard_iterates_in_order() {
-        let v: Vec<usize> = Bitboard(0b1010_0001 | (1 << 63)).map(|s| s.index()).collect();
+        let v: Vec<usize> = Bitboard(0b1010_0001 | (1 << 63))
+            .map(|s| s.index())
+            .collect();
         assert_eq!(v, vec![0, 5, 7, 63]);
     }
 }

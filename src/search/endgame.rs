@@ -2,8 +2,8 @@
 //! stability cutoff, enhanced transposition cutoff, fastest-first ordering and
 //! principal variation search.
 
-use super::Search;
 use super::ordering::{fastest_first, odd_quadrants};
+use super::{Search, TranspositionTable};
 use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
 use crate::settings::ETC_MIN_EMPTIES;
@@ -22,7 +22,12 @@ pub(crate) type MoveList = ArrayVec<Move, 64>;
 
 /// Builds the scored move list of `b` (which has legal `moves`).
 #[inline]
-pub(crate) fn scored_moves(b: &Board, moves: u64, tt_move: Option<u8>) -> MoveList {
+pub(crate) fn scored_moves(
+    b: &Board,
+    moves: u64,
+    tt_move: Option<u8>,
+    prefetch: Option<&TranspositionTable>,
+) -> MoveList {
     let odd = odd_quadrants(b.empty());
     let mut list = MoveList::new();
     let mut m = moves;
@@ -30,6 +35,9 @@ pub(crate) fn scored_moves(b: &Board, moves: u64, tt_move: Option<u8>) -> MoveLi
         let sq = m.trailing_zeros() as usize;
         m &= m - 1;
         let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
+        if let Some(tt) = prefetch {
+            tt.prefetch(&child);
+        }
         list.push(Move {
             sq: sq as u8,
             child,
@@ -78,12 +86,11 @@ impl Search<'_> {
             }
             return -self.search_endgame(b.pass(), -beta, -alpha, n);
         }
-        let mut list = scored_moves(&b, moves, tt_move);
-        if self.options.etc && n >= ETC_MIN_EMPTIES {
-            if let Some((v, sq)) = self.etc_cutoff(&list, beta) {
-                self.tt.store(&b, alpha, beta, v, Some(sq));
-                return v;
-            }
+        let etc = self.options.etc && n >= ETC_MIN_EMPTIES;
+        let mut list = scored_moves(&b, moves, tt_move, etc.then_some(self.tt));
+        if etc && let Some((v, sq)) = self.etc_cutoff(&list, beta) {
+            self.tt.store(&b, alpha, beta, v, Some(sq));
+            return v;
         }
 
         let alpha0 = alpha;

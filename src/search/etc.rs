@@ -9,10 +9,10 @@ impl Search<'_> {
     #[inline]
     pub(crate) fn etc_cutoff(&self, list: &MoveList, beta: i32) -> Option<(i32, u8)> {
         for mv in list {
-            if let Some(h) = self.tt.probe(&mv.child) {
-                if -h.upper >= beta {
-                    return Some((-h.upper, mv.sq));
-                }
+            if let Some(h) = self.tt.probe(&mv.child)
+                && -h.upper >= beta
+            {
+                return Some((-h.upper, mv.sq));
             }
         }
         None

@@ -5,8 +5,8 @@
 //! quadrant (odd parity) are tried first.
 
 use super::Search;
-use crate::board::moves::{NEIGHBOURS, count_flips, flips, legal_moves};
 use crate::board::Board;
+use crate::board::moves::{NEIGHBOURS, count_flips, flips, legal_moves};
 
 /// Quadrant (0..4) of each square.
 const fn quadrant(sq: usize) -> u32 {
@@ -86,7 +86,14 @@ impl Search<'_> {
     }
 
     /// Two empty squares.
-    pub(crate) fn solve_last_2(&mut self, b: Board, alpha: i32, beta: i32, x1: usize, x2: usize) -> i32 {
+    pub(crate) fn solve_last_2(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        beta: i32,
+        x1: usize,
+        x2: usize,
+    ) -> i32 {
         self.nodes += 1;
         let mut best = -65;
         let mut alpha = alpha;
@@ -116,12 +123,22 @@ impl Search<'_> {
     }
 
     /// Three empty squares.
-    pub(crate) fn solve_last_3(&mut self, b: Board, alpha: i32, beta: i32, mut sq: [usize; 3]) -> i32 {
+    pub(crate) fn solve_last_3(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        beta: i32,
+        mut sq: [usize; 3],
+    ) -> i32 {
         self.nodes += 1;
         parity_sort(&mut sq);
         let mut best = -65;
         let mut alpha = alpha;
-        for (x, y, z) in [(sq[0], sq[1], sq[2]), (sq[1], sq[0], sq[2]), (sq[2], sq[0], sq[1])] {
+        for (x, y, z) in [
+            (sq[0], sq[1], sq[2]),
+            (sq[1], sq[0], sq[2]),
+            (sq[2], sq[0], sq[1]),
+        ] {
             if NEIGHBOURS[x] & b.opponent != 0 {
                 let f = flips(b.player, b.opponent, x);
                 if f != 0 {
@@ -147,7 +164,13 @@ impl Search<'_> {
     }
 
     /// Four empty squares.
-    pub(crate) fn solve_last_4(&mut self, b: Board, alpha: i32, beta: i32, mut sq: [usize; 4]) -> i32 {
+    pub(crate) fn solve_last_4(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        beta: i32,
+        mut sq: [usize; 4],
+    ) -> i32 {
         self.nodes += 1;
         parity_sort(&mut sq);
         let mut best = -65;

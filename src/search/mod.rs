@@ -14,6 +14,7 @@ mod last;
 pub mod ordering;
 mod root;
 pub mod stability;
+mod table_memory;
 pub mod tt;
 
 pub use root::{Mode, PvMove, SolveResult, Solver, SolverOptions};

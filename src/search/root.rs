@@ -141,8 +141,8 @@ fn class(mode: Mode, v: i32) -> i32 {
 fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
     let n = board.empty_count();
     let moves = board.moves();
+    s.nodes += 1;
     if moves == 0 {
-        s.nodes += 1;
         if board.pass().moves() == 0 {
             return SolveResult {
                 mode,
@@ -161,51 +161,48 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
         r.pv.insert(0, PvMove::Pass);
         return r;
     }
-    s.nodes += 1;
-    let (lo, hi) = if mode == Mode::Wld { (-1, 1) } else { (-64, 64) };
     let tt_move = s.tt.probe(&board).and_then(|h| h.best_move);
-    let mut list = scored_moves(&board, moves, tt_move);
-    let mut best = -65;
-    let mut best_moves: Vec<Square> = Vec::new();
-    let mut move_scores = Vec::new();
+    let mut list = scored_moves(&board, moves, tt_move, None);
     for i in 0..list.len() {
         select_next(&mut list, i);
-        let mv = list[i];
-        let sq = Square::from_index(mv.sq as u32);
-        if mode == Mode::All {
-            let v = -s.search(mv.child, -hi, -lo, n - 1);
-            move_scores.push((sq, v));
-            if v > best {
-                best = v;
-                best_moves = vec![sq];
-            } else if v == best {
-                best_moves.push(sq);
-            }
-            continue;
-        }
-        if i == 0 {
-            best = class(mode, -s.search(mv.child, -hi, -lo, n - 1));
-            best_moves.push(sq);
-            continue;
-        }
-        // Is this move at least as good as the best so far? A null-window test first,
-        // then an exact value only for moves that pass it.
-        let t = -s.search(mv.child, -best, -(best - 1), n - 1);
-        if t >= best {
-            let v = class(mode, -s.search(mv.child, -hi, -(best - 1), n - 1));
-            if v > best {
-                best = v;
-                best_moves = vec![sq];
-            } else if v == best {
-                best_moves.push(sq);
-            }
-        }
     }
-    move_scores.sort_by_key(|&(_, v)| -v);
-    let pv = principal_variation(s, board, best_moves[0], best, mode);
+    let mut root: Vec<RootMove> = list
+        .iter()
+        .map(|mv| RootMove {
+            sq: Square::from_index(mv.sq as u32),
+            child: mv.child,
+            lower: if mode == Mode::Wld { -1 } else { -64 },
+            upper: if mode == Mode::Wld { 1 } else { 64 },
+        })
+        .collect();
+
+    if mode == Mode::All {
+        for m in root.iter_mut() {
+            let v = -s.search(m.child, -64, 64, n - 1);
+            (m.lower, m.upper) = (v, v);
+        }
+    } else {
+        probe_until_exact(s, &mut root, n, mode, 0);
+    }
+    let score = root
+        .iter()
+        .map(|m| m.lower)
+        .max()
+        .expect("at least one move");
+    let best_moves: Vec<Square> = root
+        .iter()
+        .filter(|m| m.lower == score)
+        .map(|m| m.sq)
+        .collect();
+    let mut move_scores = Vec::new();
+    if mode == Mode::All {
+        move_scores = root.iter().map(|m| (m.sq, m.lower)).collect();
+        move_scores.sort_by_key(|&(_, v)| -v);
+    }
+    let pv = principal_variation(s, board, best_moves[0], score, mode);
     SolveResult {
         mode,
-        score: best,
+        score,
         best_moves,
         move_scores,
         pv,
@@ -214,9 +211,77 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
     }
 }
 
+/// A root move and what is proven about its score (in the mode's terms).
+struct RootMove {
+    sq: Square,
+    child: Board,
+    lower: i32,
+    upper: i32,
+}
+
+/// MTD(f) at the root with bounds kept per move: null-window probes "is the score at least
+/// beta?" starting from `guess`, until the root value is known and every move is known to
+/// reach it or to fall short. Null windows are much cheaper than a full window, and the
+/// per-move bounds mean the final tie check re-searches only moves whose last bound was
+/// exactly the value.
+fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, guess: i32) {
+    let (mut lo, mut hi) = if mode == Mode::Wld {
+        (-1, 1)
+    } else {
+        (-64, 64)
+    };
+    let mut g = guess;
+    while lo < hi {
+        let beta = g.clamp(lo + 1, hi);
+        // Most promising first: best proven lower bound, then best upper bound.
+        root.sort_by_key(|m| (-m.lower, -m.upper));
+        let mut failed_high = false;
+        for m in root.iter_mut() {
+            if m.upper < beta {
+                continue;
+            }
+            if m.lower >= beta {
+                failed_high = true;
+                break;
+            }
+            let r = class(mode, -s.search(m.child, -beta, -(beta - 1), n - 1));
+            if r >= beta {
+                m.lower = r;
+                failed_high = true;
+                break;
+            }
+            m.upper = r;
+        }
+        if failed_high {
+            lo = root.iter().map(|m| m.lower).max().unwrap_or(lo);
+            g = lo + 1;
+        } else {
+            hi = root.iter().map(|m| m.upper).max().unwrap_or(hi);
+            g = hi;
+        }
+    }
+    // The value is lo. A move whose upper bound is lo may tie: is it at least lo?
+    for m in root.iter_mut() {
+        if m.upper == lo && m.lower < lo {
+            let r = class(mode, -s.search(m.child, -lo, -(lo - 1), n - 1));
+            if r >= lo {
+                m.lower = lo;
+            } else {
+                m.upper = r;
+            }
+        }
+    }
+}
+
 /// A line from `board` starting with `first`, every move of which keeps the score at
 /// `value` (in `mode`'s terms), checked by a narrow search at each step.
-fn principal_variation(s: &mut Search, board: Board, first: Square, value: i32, mode: Mode) -> Vec<PvMove> {
+fn principal_variation(
+    s: &mut Search,
+    board: Board,
+    first: Square,
+    value: i32,
+    mode: Mode,
+) -> Vec<PvMove> {
     let mut pv = vec![PvMove::Play(first)];
     let mut b = board.play(first).expect("best move is legal");
     let mut v = -value;
@@ -233,7 +298,7 @@ fn principal_variation(s: &mut Search, board: Board, first: Square, value: i32, 
         }
         let n = b.empty_count();
         let tt_move = s.tt.probe(&b).and_then(|h| h.best_move);
-        let mut list = scored_moves(&b, moves, tt_move);
+        let mut list = scored_moves(&b, moves, tt_move, None);
         let mut found = None;
         for i in 0..list.len() {
             select_next(&mut list, i);

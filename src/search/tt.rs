@@ -6,6 +6,7 @@
 //! is written as three words, the board words xored with the data word, so a reader that
 //! sees words of two different writes rejects the entry instead of trusting it.
 
+use super::table_memory::{Zeroable, ZeroedSlice};
 use crate::board::Board;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -38,6 +39,9 @@ struct Bucket {
     entries: [Entry; ENTRIES_PER_BUCKET],
 }
 
+// SAFETY: a bucket is atomics only; all zero is an empty bucket (generation 0 is never live).
+unsafe impl Zeroable for Bucket {}
+
 /// Data word layout.
 mod data {
     pub const fn pack(lower: i32, upper: i32, best: u64, empties: u32, generation: u8) -> u64 {
@@ -66,7 +70,7 @@ mod data {
 
 /// A fixed-size table of buckets indexed by a hash of the board.
 pub struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    buckets: ZeroedSlice<Bucket>,
     /// Entries of other generations count as empty: `clear` is one increment.
     generation: AtomicU64,
 }
@@ -75,10 +79,8 @@ impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
         let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut v = Vec::with_capacity(n);
-        v.resize_with(n, Bucket::default);
         TranspositionTable {
-            buckets: v.into_boxed_slice(),
+            buckets: ZeroedSlice::new(n),
             generation: AtomicU64::new(1),
         }
     }
@@ -93,9 +95,7 @@ impl TranspositionTable {
     pub fn clear(&mut self) {
         let g = self.generation.load(Relaxed) + 1;
         if g > 255 {
-            for b in self.buckets.iter_mut() {
-                *b = Bucket::default();
-            }
+            self.buckets.zero();
             self.generation.store(1, Relaxed);
         } else {
             self.generation.store(g, Relaxed);
@@ -115,6 +115,20 @@ impl TranspositionTable {
         h = h.wrapping_mul(0x94D0_49BB_1331_11EB);
         let i = ((h as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[i]
+    }
+
+    /// Starts loading `board`'s bucket into the cache, so that a probe issued a little
+    /// later does not wait for memory.
+    #[inline]
+    pub fn prefetch(&self, board: &Board) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p: *const Bucket = self.bucket(board);
+            // SAFETY: prefetching is a hint with no memory effects; the pointer is valid.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+            }
+        }
     }
 
     /// Bounds stored for `board`, if any.

@@ -1,0 +1,120 @@
+//! The `solve` command: positions from an OBF line, a move sequence or a file, each solved
+//! and reported in full.
+
+use super::format::{move_scores_string, moves_string, score_string, wld_string};
+use crate::board::{Color, Position, parse_moves, parse_position, read_obf_file};
+use crate::error::{Error, Result};
+use crate::search::{Mode, SolveResult, Solver, SolverOptions};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Where the positions to solve come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolveInput {
+    /// One OBF line (command-line words joined with spaces).
+    Obf(String),
+    /// Moves from the start position, e.g. `f5d6c3d3c4`.
+    Moves(String),
+    /// Every position of an OBF file.
+    File(PathBuf),
+}
+
+/// A position to solve and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// `file:line`, `argument` or `--moves`.
+    pub origin: String,
+    /// The position.
+    pub position: Position,
+}
+
+/// Reads the positions of `input`; every error names its source.
+pub fn load(input: &SolveInput) -> Result<Vec<Job>> {
+    match input {
+        SolveInput::Obf(text) => Ok(vec![Job {
+            origin: "argument".into(),
+            position: parse_position(text, "argument")?.position,
+        }]),
+        SolveInput::Moves(seq) => Ok(vec![Job {
+            origin: "--moves".into(),
+            position: parse_moves(seq)?,
+        }]),
+        SolveInput::File(path) => Ok(read_obf_file(path)?
+            .into_iter()
+            .map(|r| Job {
+                origin: format!("{}:{}", path.display(), r.line),
+                position: r.position,
+            })
+            .collect()),
+    }
+}
+
+/// The report of one solve: a `key value` line per fact.
+pub fn report(job: &Job, r: &SolveResult) -> String {
+    let board = job.position.board;
+    let side = match job.position.side {
+        Color::Black => "X (black)",
+        Color::White => "O (white)",
+    };
+    let score = match r.mode {
+        Mode::Wld => wld_string(r.score),
+        Mode::Exact => score_string(r.mode, r.score),
+        Mode::All if r.move_scores.is_empty() => score_string(r.mode, r.score),
+        Mode::All => format!(
+            "{} ({})",
+            score_string(r.mode, r.score),
+            move_scores_string(&r.move_scores)
+        ),
+    };
+    let best = if !r.best_moves.is_empty() {
+        moves_string(&r.best_moves)
+    } else if board.is_game_over() {
+        "none (game over)".into()
+    } else {
+        "pass".into()
+    };
+    let pv = if r.pv.is_empty() {
+        "-".into()
+    } else {
+        r.pv_string()
+    };
+    format!(
+        "source    {}\nposition  {}\nempties   {}\nside      {}\nmode      {}\nscore     {}\n\
+         best      {}\npv        {}\nnodes     {}\ntime      {:.6} s\nnps       {:.0}\n",
+        job.origin,
+        job.position,
+        board.empty_count(),
+        side,
+        r.mode.name(),
+        score,
+        best,
+        pv,
+        r.nodes,
+        r.time.as_secs_f64(),
+        r.nps()
+    )
+}
+
+/// Solves every position of `input` with one solver (table cleared in between), writing
+/// each report to `out` as it finishes. All input is read before the table is allocated.
+pub fn run_solve(
+    input: &SolveInput,
+    mode: Mode,
+    hash_mb: usize,
+    out: &mut impl Write,
+) -> Result<()> {
+    let jobs = load(input)?;
+    let mut solver = Solver::new(SolverOptions {
+        hash_mb,
+        ..Default::default()
+    });
+    for (i, job) in jobs.iter().enumerate() {
+        solver.clear();
+        let result = solver.solve(job.position.board, mode);
+        let sep = if i > 0 { "\n" } else { "" };
+        write!(out, "{sep}{}", report(job, &result))
+            .and_then(|()| out.flush())
+            .map_err(Error::Output)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,314 @@
+//! The benchmark runner: solves every position of some OBF files with one solver, checks
+//! each answer against the file, prints a table row and writes a CSV row as each position
+//! finishes, then sums up.
+
+use super::check::{Verdict, check};
+use super::csv_out::{CsvOut, CsvTarget, RunInfo};
+use super::format::{moves_string, pv_head, score_string};
+use crate::board::{ObfRecord, Position, Square, read_obf_file};
+use crate::error::{Error, Result};
+use crate::search::{Mode, SolveResult, Solver, SolverOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How to run a suite.
+#[derive(Clone, Debug)]
+pub struct SuiteOptions {
+    /// What to solve for.
+    pub mode: Mode,
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Threads requested; see [`SuiteOptions::threads_used`].
+    pub threads: usize,
+    /// Where the CSV goes.
+    pub csv: CsvTarget,
+}
+
+impl SuiteOptions {
+    /// Threads actually searching: always 1 until parallel search exists.
+    pub fn threads_used(&self) -> usize {
+        1
+    }
+}
+
+/// One solved position of a suite.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// 1-based index of the position within its file.
+    pub index: usize,
+    /// The file, as given.
+    pub file: PathBuf,
+    /// 1-based line of the position in its file.
+    pub line: usize,
+    /// The position.
+    pub position: Position,
+    /// The best score the file lists, if it lists any move.
+    pub expected_score: Option<i32>,
+    /// The moves the file gives that best score.
+    pub expected_moves: Vec<Square>,
+    /// The solver's answer.
+    pub result: SolveResult,
+    /// The answer checked against the file.
+    pub verdict: Verdict,
+}
+
+/// Totals of a suite run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Positions solved.
+    pub positions: usize,
+    /// Nodes over all positions.
+    pub nodes: u64,
+    /// Solve time over all positions (loading and table allocation excluded).
+    pub time: Duration,
+    /// Positions whose best moves are wrong.
+    pub wrong_moves: usize,
+    /// Positions whose score (or, in mode all, some move's score) is wrong.
+    pub wrong_scores: usize,
+    /// The CSV written, if any.
+    pub csv_path: Option<PathBuf>,
+}
+
+impl Summary {
+    /// Nodes per second over the run.
+    pub fn nps(&self) -> f64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
+    }
+
+    /// True when no position was answered wrongly.
+    pub fn all_ok(&self) -> bool {
+        self.wrong_moves == 0 && self.wrong_scores == 0
+    }
+
+    fn add(&mut self, row: &Row) {
+        self.positions += 1;
+        self.nodes += row.result.nodes;
+        self.time += row.result.time;
+        self.wrong_moves += usize::from(row.verdict.moves_ok == Some(false));
+        self.wrong_scores += usize::from(row.verdict.score_ok == Some(false));
+    }
+
+    /// The summary block printed after the table.
+    pub fn report(&self) -> String {
+        let mut s = format!(
+            "positions     {}\nnodes         {}\ntime          {:.3} s\nnps           {:.0}\n\
+             wrong moves   {}\nwrong scores  {}\n",
+            self.positions,
+            self.nodes,
+            self.time.as_secs_f64(),
+            self.nps(),
+            self.wrong_moves,
+            self.wrong_scores
+        );
+        if let Some(p) = &self.csv_path {
+            s += &format!("csv           {}\n", p.display());
+        }
+        s
+    }
+}
+
+/// Solves one record with a cleared table (so node counts do not depend on what was
+/// solved before) and checks the answer.
+pub fn solve_record(
+    solver: &mut Solver,
+    file: &Path,
+    index: usize,
+    record: &ObfRecord,
+    mode: Mode,
+) -> Row {
+    solver.clear();
+    let result = solver.solve(record.position.board, mode);
+    let verdict = check(
+        mode,
+        &record.expected,
+        result.score,
+        &result.best_moves,
+        &result.move_scores,
+    );
+    Row {
+        index,
+        file: file.to_path_buf(),
+        line: record.line,
+        position: record.position,
+        expected_score: record.expected_score(),
+        expected_moves: record.expected_best_moves(),
+        result,
+        verdict,
+    }
+}
+
+/// The table header line.
+pub fn table_header() -> String {
+    format!(
+        "{:>4} {:>3}  {:<14} {:>5} {:>5}  {:<9} {:>13} {:>9} {:>7}  {}",
+        "#", "emp", "best", "score", "exp", "ok", "nodes", "time(s)", "Mnps", "pv"
+    )
+}
+
+/// One table line: `ok` is blank when the file lists nothing, otherwise `ok` or what is
+/// wrong.
+pub fn table_row(row: &Row) -> String {
+    let r = &row.result;
+    let best = if r.best_moves.is_empty() {
+        if r.pv.is_empty() {
+            "-".into()
+        } else {
+            "pass".into()
+        }
+    } else {
+        moves_string(&r.best_moves)
+    };
+    let expected = match row.expected_score {
+        Some(e) => score_string(row.result.mode, e),
+        None => "-".into(),
+    };
+    let ok = match (row.verdict.score_ok, row.verdict.moves_ok) {
+        (None, None) => "-",
+        (Some(false), Some(false)) => "WRONG",
+        (Some(false), _) => "BAD-SCORE",
+        (_, Some(false)) => "BAD-MOVE",
+        _ => "ok",
+    };
+    format!(
+        "{:>4} {:>3}  {:<14} {:>5} {:>5}  {:<9} {:>13} {:>9.4} {:>7.2}  {}",
+        row.index,
+        row.position.board.empty_count(),
+        best,
+        score_string(r.mode, r.score),
+        expected,
+        ok,
+        r.nodes,
+        r.time.as_secs_f64(),
+        r.nps() / 1e6,
+        pv_head(&r.pv, 8)
+    )
+}
+
+/// Runs a suite: reads every file first (so a malformed line in the last file is reported
+/// before hours of solving), opens the CSV, then solves, printing to `out` and writing the
+/// CSV row by row so an interrupted run keeps what it finished.
+pub fn run_suite(
+    files: &[PathBuf],
+    options: &SuiteOptions,
+    out: &mut impl Write,
+) -> Result<Summary> {
+    if files.is_empty() {
+        return Err(Error::Invalid("suite: no file given".into()));
+    }
+    let suites: Vec<(&PathBuf, Vec<ObfRecord>)> = files
+        .iter()
+        .map(|f| read_obf_file(f).map(|records| (f, records)))
+        .collect::<Result<_>>()?;
+
+    let info = RunInfo::current(options.threads_used(), options.hash_mb);
+    let mut csv = CsvOut::open(&options.csv, &files[0])?;
+    let mut summary = Summary {
+        csv_path: csv.as_ref().map(|c| c.path().to_path_buf()),
+        ..Summary::default()
+    };
+    let mut solver = Solver::new(SolverOptions {
+        hash_mb: options.hash_mb,
+        ..Default::default()
+    });
+
+    let print = |out: &mut dyn Write, text: &str| -> Result<()> {
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(Error::Output)
+    };
+    for (file, records) in &suites {
+        print(
+            out,
+            &format!(
+                "{} ({} positions, {} mode)\n",
+                file.display(),
+                records.len(),
+                options.mode.name()
+            ),
+        )?;
+        print(out, &format!("{}\n", table_header()))?;
+        for (i, record) in records.iter().enumerate() {
+            let row = solve_record(&mut solver, file, i + 1, record, options.mode);
+            if let Some(c) = csv.as_mut() {
+                c.write_row(&row, &info)?;
+            }
+            print(out, &format!("{}\n", table_row(&row)))?;
+            summary.add(&row);
+        }
+    }
+    print(out, &format!("\n{}", summary.report()))?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6;";
+
+    #[test]
+    fn runs_a_suite_and_writes_rows() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let obf = dir.path().join("two.obf");
+        // The second copy claims +20: one wrong score.
+        let wrong = FFO1.replace("G8:+18", "G8:+20");
+        std::fs::write(&obf, format!("% comment\n{FFO1}\n\n{wrong}\n")).expect("write obf");
+        let csv = dir.path().join("out.csv");
+        let options = SuiteOptions {
+            mode: Mode::Exact,
+            hash_mb: 1,
+            threads: 1,
+            csv: CsvTarget::Path(csv.clone()),
+        };
+        let mut out = Vec::new();
+        let summary = run_suite(std::slice::from_ref(&obf), &options, &mut out).expect("runs");
+        assert_eq!(summary.positions, 2);
+        assert_eq!((summary.wrong_moves, summary.wrong_scores), (0, 1));
+        assert!(!summary.all_ok());
+        assert_eq!(summary.csv_path.as_deref(), Some(csv.as_path()));
+
+        let text = String::from_utf8(out).expect("utf-8");
+        assert!(text.contains("BAD-SCORE"), "{text}");
+        assert!(text.contains("wrong scores  1"), "{text}");
+
+        let mut reader = csv::Reader::from_path(&csv).expect("csv");
+        let header: Vec<String> = reader
+            .headers()
+            .expect("header")
+            .iter()
+            .map(String::from)
+            .collect();
+        assert_eq!(header, crate::harness::HEADER);
+        let rows: Vec<csv::StringRecord> = reader
+            .records()
+            .collect::<std::result::Result<_, _>>()
+            .expect("rows");
+        assert_eq!(rows.len(), 2);
+        assert_eq!(&rows[0][0], "1");
+        assert_eq!(&rows[0][5], "18");
+        assert_eq!(&rows[0][9], "true");
+        assert_eq!(&rows[1][0], "2");
+        assert_eq!(&rows[1][7], "20");
+        assert_eq!(&rows[1][9], "false");
+    }
+
+    #[test]
+    fn a_bad_file_fails_before_any_csv() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let good = dir.path().join("good.obf");
+        let bad = dir.path().join("bad.obf");
+        std::fs::write(&good, format!("{FFO1}\n")).expect("write");
+        std::fs::write(&bad, format!("{FFO1}\nnot a board\n")).expect("write");
+        let options = SuiteOptions {
+            mode: Mode::Exact,
+            hash_mb: 1,
+            threads: 1,
+            csv: CsvTarget::Default(dir.path().join("results")),
+        };
+        let err = run_suite(&[good, bad], &options, &mut Vec::new()).expect_err("bad line");
+        assert!(err.to_string().contains("bad.obf:2:"), "{err}");
+        assert!(!dir.path().join("results").exists());
+    }
+}

@@ -1,0 +1,507 @@
+//! The `finale` binary end to end: every class of bad input is one `error:` line on stderr
+//! naming the culprit with exit code 2 (never a panic); the good paths of `solve`, `suite`
+//! and `perft` print and write what they should.
+
+use assert_cmd::Command;
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+use std::fs;
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+
+/// FFO #1 as published: G8 wins by 18.
+const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+
+/// White to move has no move; black does. Perfect play ends -38 for white (checked with
+/// an independent minimax).
+const PASSING: &str = "XXXXXXXXXXOO-OXXXOXOOXOXOOXXOXXX-OXOXOO-XOOXXXO--OOOOXXOOOOOOXXX O";
+
+/// f5d6c3d3c4 and a random continuation to 14 empties; +20 for black (independent minimax).
+const MOVES: &str =
+    "f5d6c3d3c4f4e2g5d7b2c2d8e6b1g3c6a1b5e3f1e1f3h5a2f2g1a6h6c1f7h7d2b3f6g7c5d1h8f8h4h1g4g2g6b4a4";
+const MOVES_POSITION: &str = "XXXXXXXXOXXXXXX--XXOOXO-OOOOOOOO-OOOOOOOX-OOOOOO---O-XXO---O-X-O X";
+
+/// The required CSV header prefix.
+const HEADER: &str = "index,file,empties,side,mode,score,best_moves,expected_score,expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,profile,move_scores";
+
+fn finale() -> Command {
+    let mut cmd = cargo_bin_cmd!("finale");
+    // Keep default-path CSVs out of the source tree when a test forgets current_dir.
+    cmd.current_dir(std::env::temp_dir());
+    cmd
+}
+
+/// A small table keeps each run fast.
+fn solve() -> Command {
+    let mut cmd = finale();
+    cmd.args(["solve", "--hash-mb", "16"]);
+    cmd
+}
+
+fn suite_in(dir: &Path) -> Command {
+    let mut cmd = finale();
+    cmd.current_dir(dir).args(["suite", "--hash-mb", "16"]);
+    cmd
+}
+
+/// Runs `cmd` and checks the bad-input contract: exit code 2, stderr exactly one line
+/// starting with `error:` that contains every string of `culprits`, no panic.
+fn assert_bad_input(cmd: &mut Command, culprits: &[&str]) {
+    let out = cmd.output().expect("finale runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "expected one line on stderr, got: {stderr}");
+    assert!(lines[0].starts_with("error:"), "stderr: {stderr}");
+    for c in culprits {
+        assert!(lines[0].contains(c), "'{c}' missing from: {stderr}");
+    }
+}
+
+/// A temp dir holding `name` with `lines` as content.
+fn temp_file(name: &str, content: &str) -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join(name);
+    fs::write(&path, content).expect("write temp file");
+    (dir, path)
+}
+
+/// The first `n` positions of the FFO 1-19 suite.
+fn ffo_lines(n: usize) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/suites/fforum-1-19.obf");
+    let text = fs::read_to_string(&path).expect("FFO suite file");
+    text.lines().take(n).map(|l| format!("{l}\n")).collect()
+}
+
+fn stdout_of(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("finale runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "exit {:?}, stderr: {stderr}",
+        out.status
+    );
+    assert!(!stderr.contains("panicked"), "stderr: {stderr}");
+    String::from_utf8(out.stdout).expect("utf-8 stdout")
+}
+
+/// The rows of a CSV as field vectors, header first.
+fn csv_rows(path: &Path) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(path)
+        .expect("csv opens");
+    reader
+        .records()
+        .map(|r| r.expect("csv row").iter().map(String::from).collect())
+        .collect()
+}
+
+fn column(rows: &[Vec<String>], name: &str) -> usize {
+    rows[0]
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+// ---- bad input ----
+
+#[test]
+fn missing_file() {
+    assert_bad_input(
+        solve().args(["--file", "no-such-file.obf"]),
+        &["no-such-file.obf"],
+    );
+    assert_bad_input(
+        finale().args(["suite", "no-such-suite.obf"]),
+        &["no-such-suite.obf"],
+    );
+}
+
+#[test]
+fn unreadable_file() {
+    // Not UTF-8 text: the file cannot be read as OBF.
+    let (dir, path) = temp_file("binary.obf", "");
+    fs::write(&path, [0xff, 0xfe, 0x00, b'\n']).expect("write");
+    assert_bad_input(suite_in(dir.path()).arg(&path), &["binary.obf"]);
+
+    // No read permission (only meaningful when not running as root).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let (dir, path) = temp_file("secret.obf", &ffo_lines(1));
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).expect("chmod");
+        if fs::read(&path).is_err() {
+            assert_bad_input(suite_in(dir.path()).arg(&path), &["secret.obf"]);
+            assert_bad_input(solve().arg("--file").arg(&path), &["secret.obf"]);
+        }
+    }
+}
+
+#[test]
+fn malformed_obf_line_in_file() {
+    let content = format!("{}% fine so far\n{}Z X\n", ffo_lines(1), &FFO1[..63]);
+    let (dir, path) = temp_file("broken.obf", &content);
+    // Line 3, column 64: the Z.
+    let want = ["broken.obf:3:", "column 64", "'Z'"];
+    assert_bad_input(suite_in(dir.path()).arg(&path), &want);
+    assert_bad_input(solve().arg("--file").arg(&path), &want);
+}
+
+#[test]
+fn malformed_position_argument() {
+    let bad = FFO1.replacen('X', "Q", 1);
+    assert_bad_input(solve().arg(&bad), &["argument", "column 3", "'Q'"]);
+    assert_bad_input(
+        solve().args([&FFO1[..64], "Y"]),
+        &["argument", "column 66", "'Y'"],
+    );
+    assert_bad_input(
+        solve().args(["--XX", "X"]),
+        &["argument", "board has 4 squares"],
+    );
+    // A listed move that is not legal.
+    assert_bad_input(
+        solve().arg(format!("{} A1:+3;", &FFO1[..66])),
+        &["argument", "column 68", "A1"],
+    );
+}
+
+#[test]
+fn illegal_moves() {
+    assert_bad_input(
+        solve().args(["--moves", "f5d6c3a1"]),
+        &["--moves", "move 4", "A1"],
+    );
+    assert_bad_input(
+        solve().args(["--moves", "f5d6z9"]),
+        &["--moves", "move 3", "z9"],
+    );
+}
+
+#[test]
+fn bad_mode() {
+    assert_bad_input(
+        solve().args(["--mode", "fast", FFO1]),
+        &["'fast'", "--mode"],
+    );
+    assert_bad_input(
+        finale().args(["suite", "x.obf", "--mode", "best"]),
+        &["'best'", "--mode"],
+    );
+}
+
+#[test]
+fn unknown_flags() {
+    assert_bad_input(solve().args(["--bogus", FFO1]), &["--bogus"]);
+    assert_bad_input(solve().args([FFO1, "--bogus"]), &["--bogus"]);
+    assert_bad_input(solve().args(["--fast"]), &["--fast"]);
+    assert_bad_input(finale().args(["suite", "x.obf", "--bogus"]), &["--bogus"]);
+    assert_bad_input(finale().args(["perft", "3", "--bogus"]), &["--bogus"]);
+    assert_bad_input(finale().args(["bogus"]), &["bogus"]);
+}
+
+#[test]
+fn bad_hash_sizes() {
+    for mb in ["0", "1048577", "99999999999999999999", "lots"] {
+        assert_bad_input(
+            finale().args(["solve", "--hash-mb", mb, FFO1]),
+            &["--hash-mb", mb],
+        );
+        assert_bad_input(
+            finale().args(["suite", "x.obf", "--hash-mb", mb]),
+            &["--hash-mb", mb],
+        );
+    }
+}
+
+#[test]
+fn bad_threads() {
+    assert_bad_input(
+        finale().args(["suite", "x.obf", "--threads", "0"]),
+        &["--threads", "'0'"],
+    );
+}
+
+#[test]
+fn perft_depth_out_of_range() {
+    for d in ["15", "-1", "deep"] {
+        assert_bad_input(finale().args(["perft", d]), &[d]);
+    }
+    assert_bad_input(finale().arg("perft"), &["DEPTH"]);
+}
+
+#[test]
+fn empty_file() {
+    let (dir, path) = temp_file("empty.obf", "% only a comment\n\n");
+    assert_bad_input(
+        suite_in(dir.path()).arg(&path),
+        &["empty.obf", "no positions"],
+    );
+    assert_bad_input(
+        solve().arg("--file").arg(&path),
+        &["empty.obf", "no positions"],
+    );
+}
+
+#[test]
+fn directory_as_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sub = dir.path().join("adir.obf");
+    fs::create_dir(&sub).expect("mkdir");
+    assert_bad_input(suite_in(dir.path()).arg(&sub), &["adir.obf"]);
+    assert_bad_input(solve().arg("--file").arg(&sub), &["adir.obf"]);
+}
+
+#[test]
+fn solve_needs_exactly_one_input() {
+    assert_bad_input(finale().arg("solve"), &["POSITION", "--moves", "--file"]);
+    assert_bad_input(solve().args([FFO1, "--moves", "f5"]), &["--moves"]);
+    assert_bad_input(
+        solve().args(["--moves", "f5", "--file", "x.obf"]),
+        &["--moves", "--file"],
+    );
+}
+
+#[test]
+fn csv_not_writable() {
+    let (dir, path) = temp_file("s.obf", &ffo_lines(1));
+    let missing = dir.path().join("no-such-dir").join("out.csv");
+    assert_bad_input(
+        suite_in(dir.path()).arg(&path).arg("--csv").arg(&missing),
+        &[missing.to_str().expect("utf-8 path")],
+    );
+    // A directory where the CSV should go.
+    assert_bad_input(
+        suite_in(dir.path()).arg(&path).arg("--csv").arg(dir.path()),
+        &[dir.path().to_str().expect("utf-8 path")],
+    );
+    // results/ cannot be created because a file has that name.
+    fs::write(dir.path().join("results"), "").expect("write");
+    assert_bad_input(suite_in(dir.path()).arg(&path), &["results"]);
+}
+
+// ---- good paths ----
+
+#[test]
+fn solve_ffo1() {
+    let out = stdout_of(solve().arg(FFO1));
+    assert!(out.contains("score     +18"), "{out}");
+    assert!(out.contains("best      G8\n"), "{out}");
+    assert!(out.contains("empties   14"), "{out}");
+    assert!(out.contains(&FFO1[..66]), "{out}");
+    assert!(out.contains("pv        G8 "), "{out}");
+    // The same position as several words.
+    let words: Vec<&str> = FFO1.split_whitespace().collect();
+    let out = stdout_of(solve().args(&words));
+    assert!(out.contains("score     +18"), "{out}");
+    // Flags after the position.
+    let out = stdout_of(finale().args(["solve", &FFO1[..64], "X", "--hash-mb", "16"]));
+    assert!(out.contains("best      G8\n"), "{out}");
+}
+
+#[test]
+fn solve_modes() {
+    let out = stdout_of(solve().args(["--mode", "wld", FFO1]));
+    assert!(out.contains("score     win (+1)"), "{out}");
+    let out = stdout_of(solve().args(["--mode", "all", FFO1]));
+    assert!(
+        out.contains("+18 (G8:+18 H1:+12 "),
+        "every move's score, best first: {out}"
+    );
+    assert!(out.contains("best      G8\n"), "{out}");
+}
+
+#[test]
+fn solve_moves() {
+    let out = stdout_of(solve().args(["--moves", MOVES]));
+    assert!(out.contains(MOVES_POSITION), "{out}");
+    assert!(out.contains("empties   14"), "{out}");
+    assert!(out.contains("score     +20"), "{out}");
+    // The classic opening itself parses (55 empties: not solved here).
+    assert!(finale::board::parse_moves("f5d6c3d3c4").is_ok());
+}
+
+#[test]
+fn solve_passing_position() {
+    let out = stdout_of(solve().arg(PASSING));
+    assert!(out.contains("score     -38"), "{out}");
+    assert!(out.contains("best      pass"), "{out}");
+    assert!(out.contains("pv        pass "), "{out}");
+}
+
+#[test]
+fn solve_finished_game() {
+    // Black owns every disc; the four empties go to the winner.
+    let board = format!("{}----", "X".repeat(60));
+    let out = stdout_of(solve().args([board.as_str(), "X"]));
+    assert!(out.contains("score     +64"), "{out}");
+    assert!(out.contains("game over"), "{out}");
+    let out = stdout_of(solve().args([board.as_str(), "O", "--mode", "wld"]));
+    assert!(out.contains("loss (-1)"), "{out}");
+}
+
+#[test]
+fn solve_file() {
+    let (_dir, path) = temp_file("two.obf", &ffo_lines(2));
+    let out = stdout_of(solve().arg("--file").arg(&path));
+    assert!(out.contains("two.obf:1"), "{out}");
+    assert!(out.contains("two.obf:2"), "{out}");
+    assert!(out.contains("score     +18"), "{out}");
+    assert!(out.contains("score     +10"), "{out}");
+}
+
+#[test]
+fn suite_writes_csv() {
+    let (dir, path) = temp_file("mini.obf", &ffo_lines(3));
+    let out = stdout_of(suite_in(dir.path()).arg(&path));
+    assert!(out.contains("positions     3"), "{out}");
+    assert!(out.contains("wrong moves   0"), "{out}");
+    assert!(out.contains("wrong scores  0"), "{out}");
+
+    let results = dir.path().join("results");
+    let csvs: Vec<PathBuf> = fs::read_dir(&results)
+        .expect("results/ created")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(csvs.len(), 1, "{csvs:?}");
+    let name = csvs[0]
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    // <YYYY-MM-DD>-mini.csv
+    assert!(
+        name.ends_with("-mini.csv") && name.len() == "2026-01-01-mini.csv".len(),
+        "{name}"
+    );
+    assert!(out.contains(&name), "the path is printed: {out}");
+
+    let text = fs::read_to_string(&csvs[0]).expect("csv");
+    assert!(text.starts_with(HEADER), "{text}");
+    let rows = csv_rows(&csvs[0]);
+    assert_eq!(rows.len(), 4, "header and one row per position");
+    let (ok, index, score, best, side, time, threads) = (
+        column(&rows, "ok"),
+        column(&rows, "index"),
+        column(&rows, "score"),
+        column(&rows, "best_moves"),
+        column(&rows, "side"),
+        column(&rows, "time_s"),
+        column(&rows, "threads"),
+    );
+    for (i, row) in rows[1..].iter().enumerate() {
+        assert_eq!(row.len(), rows[0].len());
+        assert_eq!(row[ok], "true");
+        assert_eq!(row[index], (i + 1).to_string());
+        assert_eq!(row[side], "X");
+        assert_eq!(row[threads], "1");
+        let decimals = row[time].split_once('.').map(|(_, d)| d.len());
+        assert_eq!(decimals, Some(6), "time_s {}", row[time]);
+    }
+    assert_eq!(rows[1][score], "18");
+    assert_eq!(rows[1][best], "G8");
+    assert_eq!(rows[1][column(&rows, "expected_moves")], "G8");
+    assert_eq!(rows[1][column(&rows, "move_scores")], "");
+
+    // A second run does not overwrite the first.
+    stdout_of(suite_in(dir.path()).arg(&path));
+    let mut names: Vec<String> = fs::read_dir(&results)
+        .expect("results/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.iter().any(|n| n.ends_with("-mini-2.csv")),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn suite_wrong_expected_score() {
+    let content = ffo_lines(2).replace("G8:+18", "G8:+16");
+    let (dir, path) = temp_file("wrong.obf", &content);
+    let csv = dir.path().join("out.csv");
+    let out = suite_in(dir.path())
+        .arg(&path)
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("wrong scores  1"), "{stdout}");
+    let rows = csv_rows(&csv);
+    let ok = column(&rows, "ok");
+    assert_eq!(rows[1][ok], "false");
+    assert_eq!(rows[1][column(&rows, "expected_score")], "16");
+    assert_eq!(rows[2][ok], "true");
+}
+
+#[test]
+fn suite_modes_and_threads() {
+    let (dir, path) = temp_file("m.obf", &ffo_lines(2));
+    let csv = dir.path().join("wld.csv");
+    suite_in(dir.path())
+        .arg(&path)
+        .args(["--mode", "wld", "--csv"])
+        .arg(&csv)
+        .assert()
+        .success();
+    let rows = csv_rows(&csv);
+    assert_eq!(rows[1][column(&rows, "mode")], "wld");
+    assert_eq!(rows[1][column(&rows, "score")], "1");
+    assert_eq!(rows[1][column(&rows, "ok")], "true");
+
+    let csv = dir.path().join("all.csv");
+    suite_in(dir.path())
+        .arg(&path)
+        .args(["--mode", "all", "--threads", "3", "--csv"])
+        .arg(&csv)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("--threads 3").and(predicate::str::contains("1 thread")));
+    let rows = csv_rows(&csv);
+    assert_eq!(rows[1][column(&rows, "mode")], "all");
+    assert_eq!(rows[1][column(&rows, "threads")], "1");
+    assert!(
+        rows[1][column(&rows, "move_scores")].starts_with("G8:+18 H1:+12 "),
+        "{:?}",
+        rows[1]
+    );
+    assert_eq!(rows[2][column(&rows, "ok")], "true");
+}
+
+#[test]
+fn suite_all_mode_catches_a_wrong_move_score() {
+    // H1 is really +12.
+    let content = ffo_lines(1).replace("H1:+12", "H1:+14");
+    let (dir, path) = temp_file("h1.obf", &content);
+    let csv = dir.path().join("out.csv");
+    suite_in(dir.path())
+        .arg(&path)
+        .args(["--mode", "all", "--csv"])
+        .arg(&csv)
+        .assert()
+        .code(1);
+    let rows = csv_rows(&csv);
+    assert_eq!(rows[1][column(&rows, "ok")], "false");
+    // Exact mode does not look at H1.
+    suite_in(dir.path())
+        .arg(&path)
+        .arg("--csv")
+        .arg(&csv)
+        .assert()
+        .success();
+}
+
+#[test]
+fn perft_5() {
+    finale()
+        .args(["perft", "5"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1396"));
+}
