@@ -18,9 +18,18 @@ fn check_suite(file: &str, mode: Mode) {
         solver.clear();
         let result = solver.solve(r.position.board, mode);
         let expected = r.expected_score().expect("FFO lines list their moves");
-        let want = if mode == Mode::Wld { expected.signum() } else { expected };
+        let want = if mode == Mode::Wld {
+            expected.signum()
+        } else {
+            expected
+        };
         if result.score != want {
-            wrong.push(format!("#{}: score {} expected {}", i + 1, result.score, want));
+            wrong.push(format!(
+                "#{}: score {} expected {}",
+                i + 1,
+                result.score,
+                want
+            ));
         }
         // Every move we call best must be listed with a score of the same class as the
         // best listed one (FFO lists every tied best move first).
@@ -32,9 +41,16 @@ fn check_suite(file: &str, mode: Mode) {
         }
         if mode == Mode::All {
             for &(sq, s) in &r.expected {
-                let got = result.move_scores.iter().find(|(m, _)| *m == sq).map(|&(_, v)| v);
+                let got = result
+                    .move_scores
+                    .iter()
+                    .find(|(m, _)| *m == sq)
+                    .map(|&(_, v)| v);
                 if got != Some(s) {
-                    wrong.push(format!("#{}: move {sq} scored {got:?}, file says {s}", i + 1));
+                    wrong.push(format!(
+                        "#{}: move {sq} scored {got:?}, file says {s}",
+                        i + 1
+                    ));
                 }
             }
         }
