@@ -69,7 +69,7 @@ fn temp_file(name: &str, content: &str) -> (TempDir, PathBuf) {
 
 /// The first `n` positions of the FFO 1-19 suite.
 fn ffo_lines(n: usize) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/suites/fforum-1-19.obf");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("suites/fforum-1-19.obf");
     let text = fs::read_to_string(&path).expect("FFO suite file");
     text.lines().take(n).map(|l| format!("{l}\n")).collect()
 }
