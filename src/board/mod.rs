@@ -1,6 +1,6 @@
 //! Bitboards, squares, move generation, flips and parsing.
 
-#[cfg(feature_avx512)]
+#[cfg(all(feature_avx512, not(feature = "portable")))]
 mod avx512;
 pub mod moves;
 pub mod parse;
