@@ -2,6 +2,7 @@
 
 #[cfg(all(feature_avx512, not(feature = "portable")))]
 mod avx512;
+pub mod last_flip;
 pub mod moves;
 pub mod parse;
 pub mod perft;

@@ -159,13 +159,6 @@ const fn build_neighbours() -> [u64; 64] {
     n
 }
 
-/// Number of discs `p` would flip by playing `sq` (used for the last empty square, where
-/// the move need not be made, only scored).
-#[inline]
-pub fn count_flips(p: u64, o: u64, sq: usize) -> u32 {
-    flips(p, o, sq).count_ones()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

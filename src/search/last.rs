@@ -6,7 +6,8 @@
 
 use super::Search;
 use crate::board::Board;
-use crate::board::moves::{NEIGHBOURS, count_flips, flips, legal_moves};
+use crate::board::last_flip::count_last_flips;
+use crate::board::moves::{NEIGHBOURS, flips, legal_moves};
 
 /// Quadrant (0..4) of each square.
 const fn quadrant(sq: usize) -> u32 {
@@ -69,14 +70,14 @@ impl Search<'_> {
     pub(crate) fn solve_last_1(&mut self, b: Board, x: usize) -> i32 {
         self.nodes += 1;
         let p = b.player.count_ones() as i32;
-        let n = count_flips(b.player, b.opponent, x) as i32;
+        let n = count_last_flips(b.player, x) as i32;
         if n > 0 {
             // own = p + n + 1, opponent = 63 - p - n.
             return 2 * (p + n) - 62;
         }
         // The side to move passes: one more position examined.
         self.nodes += 1;
-        let m = count_flips(b.opponent, b.player, x) as i32;
+        let m = count_last_flips(b.opponent, x) as i32;
         if m > 0 {
             // own = p - m, opponent = 64 - p + m.
             return 2 * (p - m) - 64;
