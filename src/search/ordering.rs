@@ -2,9 +2,10 @@
 
 use crate::board::Board;
 use crate::board::moves::legal_moves;
+use super::stability::edge_stable;
 use crate::settings::{
-    ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT, ORDER_TT_MOVE_BONUS,
-    ORDER_WIPEOUT_BONUS,
+    ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT, ORDER_SQUARE_WEIGHT,
+    ORDER_STABLE_EDGE_WEIGHT, ORDER_TT_MOVE_BONUS, ORDER_WIPEOUT_BONUS,
 };
 
 /// a1, h1, a8, h8.
@@ -48,9 +49,35 @@ pub fn potential_mobility(discs: u64, empty: u64) -> u64 {
     around & empty
 }
 
+/// Ordering value of each square: corners good, X and C squares bad, other edges good.
+const SQUARE_VALUE: [i32; 64] = build_square_values();
+
+const fn build_square_values() -> [i32; 64] {
+    const EDGES: u64 = 0xFF81_8181_8181_81FF;
+    let mut t = [0i32; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let bit = 1u64 << sq;
+        let class = if bit & CORNERS != 0 {
+            6
+        } else if bit & X_SQUARES != 0 {
+            -6
+        } else if bit & C_SQUARES != 0 {
+            -2
+        } else if bit & EDGES != 0 {
+            2
+        } else {
+            0
+        };
+        t[sq] = class * ORDER_SQUARE_WEIGHT;
+        sq += 1;
+    }
+    t
+}
+
 /// Fastest-first score of a move to `sq` giving `child` (opponent to move): higher is
-/// tried first. Few opponent moves (corners counted twice) weigh most, then few empty
-/// squares next to our discs, then parity.
+/// tried first. Few opponent moves (corners counted twice) weigh most; then few empty
+/// squares next to our discs, our stable edge discs, the square's value and parity.
 #[inline]
 pub fn fastest_first(child: &Board, sq: usize, odd: u64, tt_move: Option<u8>) -> i32 {
     if child.player == 0 {
@@ -63,7 +90,9 @@ pub fn fastest_first(child: &Board, sq: usize, odd: u64, tt_move: Option<u8>) ->
     let m = legal_moves(child.player, child.opponent);
     let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
     let potential = potential_mobility(child.opponent, child.empty()).count_ones() as i32;
+    let stable = (edge_stable(child.opponent, child.player) & child.opponent).count_ones() as i32;
     s -= mobility * ORDER_MOBILITY_WEIGHT + potential * ORDER_POTENTIAL_WEIGHT;
+    s += stable * ORDER_STABLE_EDGE_WEIGHT + SQUARE_VALUE[sq];
     if odd >> sq & 1 != 0 {
         s += ORDER_PARITY_BONUS;
     }

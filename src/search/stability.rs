@@ -104,7 +104,7 @@ static UNPACK_COL_A: LazyLock<[u64; 256]> = LazyLock::new(|| {
 
 /// Discs of `p` (and of `o`) stable along the four edges.
 #[inline]
-fn edge_stable(p: u64, o: u64) -> u64 {
+pub(crate) fn edge_stable(p: u64, o: u64) -> u64 {
     let t = &**EDGE_STABLE;
     let unpack = &*UNPACK_COL_A;
     let row1 = t[((p & 0xFF) as usize) << 8 | (o & 0xFF) as usize] as u64;
