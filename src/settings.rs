@@ -52,6 +52,19 @@ const fn build_stability_thresholds() -> [i32; 65] {
     t
 }
 
+/// Exact and wld solves of at least this many empties start with a narrow search (below)
+/// whose score is the first guess of the root's MTD(f) probes, and whose table entries give
+/// the exact search its first moves. FFO 40-49: 4.19 G nodes without, 2.99 G with.
+pub const GUESS_MIN_EMPTIES: u32 = 20;
+/// The narrow search tries only the `NARROW_MOVES` best-ordered moves at nodes with at
+/// least `NARROW_MIN_EMPTIES` empties. FFO #49 (26 empties, +16), guess and total nodes:
+/// 14/2 -> +30, 1.89 G; 12/3 -> +30, 1.89 G; 12/5 -> +26, 1.69 G; 10/4 -> +28, 1.62 G;
+/// 10/6 -> +18, 1.41 G; 8/6 -> +18, 1.40 G; 9/7 -> +18, 1.53 G; none: 2.48 G. FFO 40-49:
+/// 10/6 -> 2.99 G, 10/4 -> 3.03 G nodes.
+pub const NARROW_MIN_EMPTIES: u32 = 10;
+/// See [`NARROW_MIN_EMPTIES`].
+pub const NARROW_MOVES: usize = 6;
+
 /// Fastest-first weight of one opponent move (corners count twice): the main term.
 /// Measured with the other terms below on FFO 40-43 and 45-47 (nodes): 2048 -> 1 154 M,
 /// 3072 -> 1 121 M, 4096 -> 1 120 M, 6144 -> 1 122 M.

@@ -95,7 +95,11 @@ const fn build_line_flips() -> [[u8; 256]; 8] {
 /// occupied: `p`'s or the opponent's).
 #[inline(always)]
 pub fn count_last_flips(p: u64, sq: usize) -> u32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "portable")))]
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(feature = "portable")
+    ))]
     {
         use core::arch::x86_64::_pext_u64;
         let lines = &LINES[sq];
@@ -108,7 +112,11 @@ pub fn count_last_flips(p: u64, sq: usize) -> u32 {
         }
         n
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2", not(feature = "portable"))))]
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "bmi2",
+        not(feature = "portable")
+    )))]
     {
         count_last_flips_portable(p, sq)
     }
@@ -133,7 +141,11 @@ mod tests {
             x ^= x << 17;
             let sq = (x >> 58) as usize;
             let p = x.rotate_left(17) & !(1u64 << sq);
-            assert_eq!(count_last_flips(p, sq), count_last_flips_portable(p, sq), "{p:x} {sq}");
+            assert_eq!(
+                count_last_flips(p, sq),
+                count_last_flips_portable(p, sq),
+                "{p:x} {sq}"
+            );
         }
         // A lone opponent disc between the square and a player disc flips once per line.
         let sq = 27; // d4

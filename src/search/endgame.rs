@@ -3,10 +3,11 @@
 //! principal variation search.
 
 use super::ordering::{fastest_first, odd_quadrants};
+use super::tt::EXACT;
 use super::{Search, TranspositionTable};
 use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
-use crate::settings::ETC_MIN_EMPTIES;
+use crate::settings::{ETC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES};
 use arrayvec::ArrayVec;
 
 /// A candidate move with its resulting board and ordering score.
@@ -69,15 +70,17 @@ impl Search<'_> {
         let (mut alpha, mut beta) = (alpha, beta);
         let mut tt_move = None;
         if let Some(h) = self.tt.probe(&b) {
-            if h.lower >= beta || h.lower == h.upper {
-                return h.lower;
-            }
-            if h.upper <= alpha {
-                return h.upper;
-            }
-            alpha = alpha.max(h.lower);
-            beta = beta.min(h.upper);
             tt_move = h.best_move;
+            if h.level >= self.level {
+                if h.lower >= beta || h.lower == h.upper {
+                    return h.lower;
+                }
+                if h.upper <= alpha {
+                    return h.upper;
+                }
+                alpha = alpha.max(h.lower);
+                beta = beta.min(h.upper);
+            }
         }
         let moves = b.moves();
         if moves == 0 {
@@ -89,14 +92,20 @@ impl Search<'_> {
         let etc = self.options.etc && n >= ETC_MIN_EMPTIES;
         let mut list = scored_moves(&b, moves, tt_move, etc.then_some(self.tt));
         if etc && let Some((v, sq)) = self.etc_cutoff(&list, beta) {
-            self.tt.store(&b, alpha, beta, v, Some(sq));
+            self.tt.store(&b, alpha, beta, v, Some(sq), self.level);
             return v;
         }
 
         let alpha0 = alpha;
         let mut best = -65;
         let mut best_move = None;
-        for i in 0..list.len() {
+        // A narrow search (for a first guess) tries only the best few moves of deep nodes.
+        let width = if self.level < EXACT && n >= NARROW_MIN_EMPTIES {
+            NARROW_MOVES
+        } else {
+            list.len()
+        };
+        for i in 0..list.len().min(width) {
             select_next(&mut list, i);
             let mv = list[i];
             let v = if i == 0 {
@@ -119,7 +128,7 @@ impl Search<'_> {
                 }
             }
         }
-        self.tt.store(&b, alpha0, beta, best, best_move);
+        self.tt.store(&b, alpha0, beta, best, best_move, self.level);
         best
     }
 }

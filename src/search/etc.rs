@@ -10,6 +10,7 @@ impl Search<'_> {
     pub(crate) fn etc_cutoff(&self, list: &MoveList, beta: i32) -> Option<(i32, u8)> {
         for mv in list {
             if let Some(h) = self.tt.probe(&mv.child)
+                && h.level >= self.level
                 && -h.upper >= beta
             {
                 return Some((-h.upper, mv.sq));

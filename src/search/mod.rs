@@ -47,6 +47,8 @@ pub(crate) struct Search<'a> {
     pub(crate) tt: &'a TranspositionTable,
     pub(crate) nodes: u64,
     pub(crate) options: SearchOptions,
+    /// Trust level of this search's results ([`tt::EXACT`] unless selective).
+    pub(crate) level: u8,
 }
 
 impl<'a> Search<'a> {
@@ -55,6 +57,7 @@ impl<'a> Search<'a> {
             tt,
             nodes: 0,
             options,
+            level: tt::EXACT,
         }
     }
 

@@ -1,8 +1,8 @@
 //! Move ordering: parity, square classes and fastest-first.
 
+use super::stability::edge_stable;
 use crate::board::Board;
 use crate::board::moves::legal_moves;
-use super::stability::edge_stable;
 use crate::settings::{
     ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT, ORDER_SQUARE_WEIGHT,
     ORDER_STABLE_EDGE_WEIGHT, ORDER_TT_MOVE_BONUS, ORDER_WIPEOUT_BONUS,

@@ -1,9 +1,10 @@
 //! The root: solving modes, ties between best moves, the principal variation.
 
 use super::endgame::{scored_moves, select_next};
+use super::tt::EXACT;
 use super::{Search, SearchOptions, TranspositionTable};
 use crate::board::{Board, Square};
-use crate::settings::DEFAULT_HASH_MB;
+use crate::settings::{DEFAULT_HASH_MB, GUESS_MIN_EMPTIES};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -133,6 +134,9 @@ impl Solver {
     }
 }
 
+/// Trust level of the narrow first-guess search's table entries.
+const NARROW: u8 = 0;
+
 /// Score as reported in `mode`: the sign only for wld.
 fn class(mode: Mode, v: i32) -> i32 {
     if mode == Mode::Wld { v.signum() } else { v }
@@ -182,7 +186,23 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
             (m.lower, m.upper) = (v, v);
         }
     } else {
-        probe_until_exact(s, &mut root, n, mode, 0);
+        let mut guess = 0;
+        if n >= GUESS_MIN_EMPTIES {
+            // A narrow search gives a first guess and fills the table with good moves.
+            s.level = NARROW;
+            probe_until_exact(s, &mut root, n, mode, 0);
+            guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
+            s.level = EXACT;
+            let (lo, hi) = if mode == Mode::Wld {
+                (-1, 1)
+            } else {
+                (-64, 64)
+            };
+            for m in root.iter_mut() {
+                (m.lower, m.upper) = (lo, hi);
+            }
+        }
+        probe_until_exact(s, &mut root, n, mode, guess);
     }
     let score = root
         .iter()

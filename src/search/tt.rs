@@ -19,7 +19,13 @@ pub struct TtHit {
     pub upper: i32,
     /// Best move found, if any (square index).
     pub best_move: Option<u8>,
+    /// How far the bounds can be trusted: searches at this level or below may use them
+    /// ([`EXACT`] for an exact search).
+    pub level: u8,
 }
+
+/// The level of bounds from an exact search.
+pub const EXACT: u8 = u8::MAX;
 
 const NO_MOVE: u64 = 64;
 
@@ -44,12 +50,23 @@ unsafe impl Zeroable for Bucket {}
 
 /// Data word layout.
 mod data {
-    pub const fn pack(lower: i32, upper: i32, best: u64, empties: u32, generation: u8) -> u64 {
+    pub const fn pack(
+        lower: i32,
+        upper: i32,
+        best: u64,
+        empties: u32,
+        generation: u8,
+        level: u8,
+    ) -> u64 {
         ((lower + 64) as u64)
             | (((upper + 64) as u64) << 8)
             | (best << 16)
             | ((empties as u64) << 24)
             | ((generation as u64) << 32)
+            | ((level as u64) << 40)
+    }
+    pub const fn level(d: u64) -> u8 {
+        ((d >> 40) & 0xFF) as u8
     }
     pub const fn lower(d: u64) -> i32 {
         (d & 0xFF) as i32 - 64
@@ -146,15 +163,25 @@ impl TranspositionTable {
                     lower: data::lower(d),
                     upper: data::upper(d),
                     best_move: (best != NO_MOVE).then_some(best as u8),
+                    level: data::level(d),
                 });
             }
         }
         None
     }
 
-    /// Records that a search of `board` with window (`alpha`, `beta`) returned `score`
-    /// (fail-soft), with `best_move` the move that produced it.
-    pub fn store(&self, board: &Board, alpha: i32, beta: i32, score: i32, best_move: Option<u8>) {
+    /// Records that a search of `board` at `level` with window (`alpha`, `beta`) returned
+    /// `score` (fail-soft), with `best_move` the move that produced it. Bounds of a more
+    /// trusted level already stored for the board are kept.
+    pub fn store(
+        &self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best_move: Option<u8>,
+        level: u8,
+    ) {
         let (mut lower, mut upper) = if score <= alpha {
             (-64, score)
         } else if score >= beta {
@@ -177,8 +204,14 @@ impl TranspositionTable {
                 && e.player_x.load(Relaxed) ^ d == board.player
                 && e.opponent_x.load(Relaxed) ^ d == board.opponent
             {
-                lower = lower.max(data::lower(d));
-                upper = upper.min(data::upper(d));
+                let old = data::level(d);
+                if old > level {
+                    return;
+                }
+                if old == level {
+                    lower = lower.max(data::lower(d));
+                    upper = upper.min(data::upper(d));
+                }
                 if lower > upper {
                     // Cannot happen with exact searches; trust the newer result.
                     (lower, upper) = if score <= alpha {
@@ -204,7 +237,7 @@ impl TranspositionTable {
         }
         let Some(k) = victim else { return };
         let e = &bucket.entries[k];
-        let d = data::pack(lower, upper, best, empties, generation);
+        let d = data::pack(lower, upper, best, empties, generation, level);
         e.player_x.store(board.player ^ d, Relaxed);
         e.opponent_x.store(board.opponent ^ d, Relaxed);
         e.data.store(d, Relaxed);
@@ -220,12 +253,25 @@ mod tests {
         let mut tt = TranspositionTable::new(1);
         let b = Board::START;
         assert_eq!(tt.probe(&b), None);
-        tt.store(&b, -10, 10, 12, Some(19));
+        tt.store(&b, -10, 10, 12, Some(19), EXACT);
         let h = tt.probe(&b).unwrap();
         assert_eq!((h.lower, h.upper, h.best_move), (12, 64, Some(19)));
-        tt.store(&b, 11, 13, 12, None);
+        tt.store(&b, 11, 13, 12, None, EXACT);
         let h = tt.probe(&b).unwrap();
         assert_eq!((h.lower, h.upper, h.best_move), (12, 12, Some(19)));
+        // A less trusted result does not overwrite exact bounds; a more trusted one does.
+        tt.store(&b, -10, 10, -20, None, 0);
+        assert_eq!(tt.probe(&b).unwrap().lower, 12);
+        let c = b.pass();
+        tt.store(&c, -10, 10, -20, Some(3), 0);
+        assert_eq!(tt.probe(&c).unwrap().level, 0);
+        tt.store(&c, -10, 10, 4, Some(5), EXACT);
+        let h = tt.probe(&c).unwrap();
+        assert_eq!(
+            (h.lower, h.upper, h.best_move, h.level),
+            (4, 4, Some(5), EXACT)
+        );
+        tt.clear();
         assert_eq!(tt.probe(&b.pass()), None);
         tt.clear();
         assert_eq!(tt.probe(&b), None);
