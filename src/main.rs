@@ -27,6 +27,9 @@ enum Command {
     Solve(SolveArgs),
     /// Solve every position of OBF files, check them against the files, write a CSV.
     Suite(SuiteArgs),
+    /// Solve the fixed bench positions (one thread, fixed table); the last line,
+    /// `bench: N nodes T ms X nps`, signs the search with its node count N.
+    Bench,
     /// Count the leaves DEPTH plies below the start position.
     Perft {
         /// Plies, 0..=14.
@@ -139,6 +142,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Solve(args) => solve(args, &mut stdout),
         Command::Suite(args) => suite(args, &mut stdout),
+        Command::Bench => harness::run_bench(&mut stdout).map(|_| ExitCode::SUCCESS),
         Command::Perft { depth } => {
             harness::run_perft(depth, &mut stdout).map(|_| ExitCode::SUCCESS)
         }

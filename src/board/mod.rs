@@ -7,6 +7,7 @@ pub mod moves;
 pub mod parse;
 pub mod perft;
 pub mod position;
+pub mod random;
 pub mod square;
 
 pub use parse::{ObfReader, ObfRecord, parse_moves, parse_obf_line, parse_position, read_obf_file};

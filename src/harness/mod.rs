@@ -1,8 +1,10 @@
 //! The benchmark and command harness behind the `finale` binary: the suite runner, the
-//! correctness check, the CSV, machine facts, and the `solve` and `perft` commands.
+//! correctness check, the CSV, machine facts, and the `solve`, `perft` and `bench`
+//! commands.
 //!
 //! Everything here is library code so that tests can drive it without a process.
 
+pub mod bench;
 pub mod check;
 pub mod csv_out;
 pub mod format;
@@ -11,6 +13,7 @@ pub mod perft;
 pub mod solve;
 pub mod suite;
 
+pub use bench::{BenchSummary, run_bench};
 pub use check::{Verdict, check};
 pub use csv_out::{CsvOut, CsvTarget, HEADER};
 pub use perft::{MAX_PERFT_DEPTH, run_perft};
