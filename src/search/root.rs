@@ -123,6 +123,15 @@ impl Solver {
         self.tt.clear();
     }
 
+    /// The fail-soft value of `board` within (`alpha`, `beta`) and the nodes searched,
+    /// without the root's per-move bookkeeping or principal variation: a null-window
+    /// test, or a kernel to benchmark.
+    pub fn search(&mut self, board: Board, alpha: i32, beta: i32) -> (i32, u64) {
+        let mut s = Search::new(&self.tt, self.options.search);
+        let v = s.search(board, alpha, beta, board.empty_count());
+        (v, s.nodes)
+    }
+
     /// Solves `board` (side to move first) in `mode`.
     pub fn solve(&mut self, board: Board, mode: Mode) -> SolveResult {
         let start = Instant::now();
