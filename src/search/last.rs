@@ -66,7 +66,7 @@ impl Search<'_> {
     }
 
     /// One empty square `x`: the score follows from flip counts, no move is made.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn solve_last_1(&mut self, b: Board, x: usize) -> i32 {
         self.nodes += 1;
         let p = b.player.count_ones() as i32;
@@ -87,6 +87,7 @@ impl Search<'_> {
     }
 
     /// Two empty squares.
+    #[inline(always)]
     pub(crate) fn solve_last_2(
         &mut self,
         b: Board,
