@@ -7,7 +7,7 @@ use super::tt::EXACT;
 use super::{Search, TranspositionTable};
 use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
-use crate::settings::{ETC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES};
+use crate::settings::{ETC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_FULL_MIN_EMPTIES};
 use arrayvec::ArrayVec;
 
 /// A candidate move with its resulting board and ordering score.
@@ -29,6 +29,7 @@ pub(crate) fn scored_moves(
     tt_move: Option<u8>,
     prefetch: Option<&TranspositionTable>,
 ) -> MoveList {
+    let light = b.empty_count() < ORDER_FULL_MIN_EMPTIES;
     let odd = odd_quadrants(b.empty());
     let mut list = MoveList::new();
     let mut m = moves;
@@ -42,7 +43,7 @@ pub(crate) fn scored_moves(
         list.push(Move {
             sq: sq as u8,
             child,
-            score: fastest_first(&child, sq, odd, tt_move),
+            score: fastest_first(&child, sq, odd, tt_move, light),
         });
     }
     list

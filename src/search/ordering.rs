@@ -79,7 +79,7 @@ const fn build_square_values() -> [i32; 64] {
 /// tried first. Few opponent moves (corners counted twice) weigh most; then few empty
 /// squares next to our discs, our stable edge discs, the square's value and parity.
 #[inline]
-pub fn fastest_first(child: &Board, sq: usize, odd: u64, tt_move: Option<u8>) -> i32 {
+pub fn fastest_first(child: &Board, sq: usize, odd: u64, tt_move: Option<u8>, light: bool) -> i32 {
     if child.player == 0 {
         return ORDER_WIPEOUT_BONUS;
     }
@@ -89,10 +89,16 @@ pub fn fastest_first(child: &Board, sq: usize, odd: u64, tt_move: Option<u8>) ->
     }
     let m = legal_moves(child.player, child.opponent);
     let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
-    let potential = potential_mobility(child.opponent, child.empty()).count_ones() as i32;
-    let stable = (edge_stable(child.opponent, child.player) & child.opponent).count_ones() as i32;
-    s -= mobility * ORDER_MOBILITY_WEIGHT + potential * ORDER_POTENTIAL_WEIGHT;
-    s += stable * ORDER_STABLE_EDGE_WEIGHT + SQUARE_VALUE[sq];
+    s -= mobility * ORDER_MOBILITY_WEIGHT;
+    if light {
+        s += SQUARE_VALUE[sq];
+    } else {
+        let potential = potential_mobility(child.opponent, child.empty()).count_ones() as i32;
+        let stable =
+            (edge_stable(child.opponent, child.player) & child.opponent).count_ones() as i32;
+        s -= potential * ORDER_POTENTIAL_WEIGHT;
+        s += stable * ORDER_STABLE_EDGE_WEIGHT + SQUARE_VALUE[sq];
+    }
     if odd >> sq & 1 != 0 {
         s += ORDER_PARITY_BONUS;
     }
