@@ -30,6 +30,18 @@ enum Command {
     /// Solve the fixed bench positions (one thread, fixed table); the last line,
     /// `bench: N nodes T ms X nps`, signs the search with its node count N.
     Bench,
+    /// Print reproducible random positions (random play from the start) as OBF lines.
+    Generate {
+        /// Seed of the random play.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of positions.
+        #[arg(long, default_value_t = 20)]
+        count: usize,
+        /// Empty squares, A-B (cycled through) or a single number.
+        #[arg(long, default_value = "18-24", value_parser = parse_empties)]
+        empties: (u32, u32),
+    },
     /// Count the leaves DEPTH plies below the start position.
     Perft {
         /// Plies, 0..=14.
@@ -114,6 +126,17 @@ fn parse_depth(s: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("depth must be 0..={max}"))
 }
 
+fn parse_empties(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected A-B or N with numbers 0..=60, got '{s}'");
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+    let b: u32 = b.trim().parse().map_err(|_| bad())?;
+    if a > b || b > 60 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
 fn parse_hash_mb(s: &str) -> Result<usize, String> {
     let mb: u64 = s.parse().map_err(|_| "expected a size in MB".to_string())?;
     harness::check_hash_mb(mb)
@@ -143,6 +166,11 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve(args, &mut stdout),
         Command::Suite(args) => suite(args, &mut stdout),
         Command::Bench => harness::run_bench(&mut stdout).map(|_| ExitCode::SUCCESS),
+        Command::Generate {
+            seed,
+            count,
+            empties: (lo, hi),
+        } => harness::run_generate(seed, count, lo, hi, &mut stdout).map(|()| ExitCode::SUCCESS),
         Command::Perft { depth } => {
             harness::run_perft(depth, &mut stdout).map(|_| ExitCode::SUCCESS)
         }
