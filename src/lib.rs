@@ -12,6 +12,7 @@
 //! assert_eq!(r.score, 18); // FFO #1: G8 wins by 18
 //! ```
 
+pub mod batch;
 pub mod board;
 pub mod error;
 pub mod harness;

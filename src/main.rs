@@ -3,12 +3,14 @@
 
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use finale::batch::{BatchOptions, Shard};
 use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions};
-use finale::search::Mode;
+use finale::search::{Mode, SearchOptions, SolverOptions};
 use finale::settings::DEFAULT_HASH_MB;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(
@@ -30,6 +32,20 @@ enum Command {
     /// Solve the fixed bench positions (one thread, fixed table); the last line,
     /// `bench: N nodes T ms X nps`, signs the search with its node count N.
     Bench,
+    /// Solve many positions into one CSV: resumable, shardable, each position once.
+    Batch(BatchArgs),
+    /// Join batch CSVs: each position once per mode; disagreeing rows are reported (exit 1).
+    Merge {
+        /// Batch CSVs.
+        #[arg(required = true, value_name = "CSV")]
+        inputs: Vec<PathBuf>,
+        /// The merged CSV (must not exist unless --force).
+        #[arg(long, value_name = "M.csv")]
+        out: PathBuf,
+        /// Overwrite --out if it exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print reproducible random positions (random play from the start) as OBF lines.
     Generate {
         /// Seed of the random play.
@@ -96,6 +112,75 @@ struct CommonArgs {
     /// Transposition table size in MB.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
     hash_mb: usize,
+    /// Turn off enhanced transposition cutoff.
+    #[arg(long)]
+    no_etc: bool,
+    /// Turn off the stability cutoff.
+    #[arg(long)]
+    no_stability: bool,
+    /// Turn off the transposition table (and with it ETC).
+    #[arg(long)]
+    no_tt: bool,
+    /// Turn off the narrow first-guess search before exact solves of 20+ empties.
+    #[arg(long)]
+    no_first_guess: bool,
+    /// Move ordering (only fastest-first exists so far).
+    #[arg(long, value_enum, default_value_t = OrderingArg::FastestFirst)]
+    ordering: OrderingArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OrderingArg {
+    /// Fewest opponent moves first, with potential mobility, stable edges, parity.
+    FastestFirst,
+}
+
+impl CommonArgs {
+    fn solver_options(&self) -> SolverOptions {
+        SolverOptions {
+            hash_mb: self.hash_mb,
+            search: SearchOptions {
+                etc: !self.no_etc,
+                stability: !self.no_stability,
+                tt: !self.no_tt,
+                first_guess: !self.no_first_guess,
+            },
+        }
+    }
+}
+
+#[derive(Args)]
+struct BatchArgs {
+    /// OBF input files (read as a stream; positions may repeat).
+    #[arg(required = true, value_name = "IN")]
+    inputs: Vec<PathBuf>,
+    /// Output CSV: created, or appended to after skipping the positions it already holds.
+    #[arg(long, value_name = "OUT.csv")]
+    out: PathBuf,
+    /// Positions solved at once, one thread and one table each (default: all cores).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Give up on a position after SECONDS (status timeout).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    /// Solve only shard I of N (by position key). Default: from SLURM_ARRAY_TASK_ID /
+    /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Number of shards, when the index comes from JOB_COMPLETION_INDEX.
+    #[arg(long, value_name = "N")]
+    shards: Option<u64>,
+    /// Selectivity in percent (only 100, exact, until selective search exists).
+    #[arg(long, value_name = "P", default_value_t = 100)]
+    selectivity: u32,
+    /// Record malformed input lines as error rows instead of stopping.
+    #[arg(long)]
+    skip_bad: bool,
+    /// No progress bar.
+    #[arg(long)]
+    no_progress: bool,
+    #[command(flatten)]
+    common: CommonArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -137,6 +222,18 @@ fn parse_empties(s: &str) -> Result<(u32, u32), String> {
     Ok((a, b))
 }
 
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("expected seconds, got '{s}'"))?;
+    if !(v > 0.0 && v < 1e9) {
+        return Err(format!(
+            "{s}: the limit must be a positive number of seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
 fn parse_hash_mb(s: &str) -> Result<usize, String> {
     let mb: u64 = s.parse().map_err(|_| "expected a size in MB".to_string())?;
     harness::check_hash_mb(mb)
@@ -166,6 +263,16 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve(args, &mut stdout),
         Command::Suite(args) => suite(args, &mut stdout),
         Command::Bench => harness::run_bench(&mut stdout).map(|_| ExitCode::SUCCESS),
+        Command::Batch(args) => batch(args, &mut stdout),
+        Command::Merge { inputs, out, force } => {
+            finale::batch::run_merge(&inputs, &out, force, &mut stdout).map(|m| {
+                if m.conflicts > 0 {
+                    ExitCode::from(1)
+                } else {
+                    ExitCode::SUCCESS
+                }
+            })
+        }
         Command::Generate {
             seed,
             count,
@@ -225,7 +332,12 @@ fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         let words: Vec<String> = std::iter::once(first).chain(args.more).collect();
         SolveInput::Obf(words.join(" "))
     };
-    harness::run_solve(&input, args.common.mode.into(), args.common.hash_mb, out)?;
+    harness::run_solve(
+        &input,
+        args.common.mode.into(),
+        args.common.solver_options(),
+        out,
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -287,6 +399,7 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let options = SuiteOptions {
         mode: args.common.mode.into(),
         hash_mb: args.common.hash_mb,
+        search: args.common.solver_options().search,
         threads: args.threads,
         csv: match args.csv {
             Some(path) => CsvTarget::Path(path),
@@ -301,5 +414,39 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    })
+}
+
+fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    if args.selectivity != 100 {
+        return Err(finale::Error::Invalid(format!(
+            "--selectivity {}: only 100 (exact) is implemented so far",
+            args.selectivity
+        )));
+    }
+    let shard = Shard::resolve(args.shard.as_deref(), args.shards, |name| {
+        std::env::var(name).ok()
+    })?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let solver = args.common.solver_options();
+    let options = BatchOptions {
+        inputs: args.inputs,
+        out: args.out,
+        mode: args.common.mode.into(),
+        hash_mb: solver.hash_mb,
+        threads,
+        time_limit: args.time_limit,
+        shard,
+        skip_bad: args.skip_bad,
+        search: solver.search,
+        progress: !args.no_progress,
+    };
+    let summary = finale::batch::run_batch(&options, out)?;
+    Ok(if summary.wrong > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     })
 }

@@ -180,7 +180,7 @@ fn class(mode: Mode, score: i32) -> i32 {
 }
 
 /// The CSV fields of one row, in [`HEADER`] order.
-fn record(row: &Row, info: &RunInfo) -> [String; 20] {
+pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 20] {
     let r = &row.result;
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
     [

@@ -9,6 +9,7 @@ pub mod check;
 pub mod csv_out;
 pub mod format;
 pub mod generate;
+pub mod histogram;
 pub mod machine;
 pub mod perft;
 pub mod solve;

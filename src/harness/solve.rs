@@ -100,14 +100,11 @@ pub fn report(job: &Job, r: &SolveResult) -> String {
 pub fn run_solve(
     input: &SolveInput,
     mode: Mode,
-    hash_mb: usize,
+    options: SolverOptions,
     out: &mut impl Write,
 ) -> Result<()> {
     let jobs = load(input)?;
-    let mut solver = Solver::new(SolverOptions {
-        hash_mb,
-        ..Default::default()
-    });
+    let mut solver = Solver::new(options);
     for (i, job) in jobs.iter().enumerate() {
         solver.clear();
         let result = solver.solve(job.position.board, mode);

@@ -5,9 +5,10 @@
 use super::check::{Verdict, check};
 use super::csv_out::{CsvOut, CsvTarget, RunInfo};
 use super::format::{moves_string, pv_head, score_string};
+use super::histogram::Distribution;
 use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{Error, Result};
-use crate::search::{Mode, SolveResult, Solver, SolverOptions};
+use crate::search::{Mode, SearchOptions, SolveResult, Solver, SolverOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -19,6 +20,8 @@ pub struct SuiteOptions {
     pub mode: Mode,
     /// Transposition table size in MB.
     pub hash_mb: usize,
+    /// Search switches.
+    pub search: SearchOptions,
     /// Threads requested; see [`SuiteOptions::threads_used`].
     pub threads: usize,
     /// Where the CSV goes.
@@ -210,9 +213,10 @@ pub fn run_suite(
     };
     let mut solver = Solver::new(SolverOptions {
         hash_mb: options.hash_mb,
-        ..Default::default()
+        search: options.search,
     });
 
+    let mut dist = Distribution::new();
     let print = |out: &mut dyn Write, text: &str| -> Result<()> {
         out.write_all(text.as_bytes())
             .and_then(|()| out.flush())
@@ -235,10 +239,11 @@ pub fn run_suite(
                 c.write_row(&row, &info)?;
             }
             print(out, &format!("{}\n", table_row(&row)))?;
+            dist.record(row.result.nodes, row.result.time);
             summary.add(&row);
         }
     }
-    print(out, &format!("\n{}", summary.report()))?;
+    print(out, &format!("\n{}{}", summary.report(), dist.report()))?;
     Ok(summary)
 }
 
@@ -259,6 +264,7 @@ mod tests {
         let options = SuiteOptions {
             mode: Mode::Exact,
             hash_mb: 1,
+            search: SearchOptions::default(),
             threads: 1,
             csv: CsvTarget::Path(csv.clone()),
         };
@@ -304,6 +310,7 @@ mod tests {
         let options = SuiteOptions {
             mode: Mode::Exact,
             hash_mb: 1,
+            search: SearchOptions::default(),
             threads: 1,
             csv: CsvTarget::Default(dir.path().join("results")),
         };

@@ -65,12 +65,15 @@ impl Search<'_> {
     /// Solves a board with `n` empties, `n > SHALLOW_MAX_EMPTIES`.
     pub(crate) fn search_endgame(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         self.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
         if let Some(v) = self.stability_cutoff(&b, alpha, n) {
             return v;
         }
         let (mut alpha, mut beta) = (alpha, beta);
         let mut tt_move = None;
-        if let Some(h) = self.tt.probe(&b) {
+        if let Some(h) = self.options.tt.then(|| self.tt.probe(&b)).flatten() {
             tt_move = h.best_move;
             if h.level >= self.level {
                 if h.lower >= beta || h.lower == h.upper {
@@ -90,7 +93,7 @@ impl Search<'_> {
             }
             return -self.search_endgame(b.pass(), -beta, -alpha, n);
         }
-        let etc = self.options.etc && n >= ETC_MIN_EMPTIES;
+        let etc = self.options.etc && self.options.tt && n >= ETC_MIN_EMPTIES;
         let mut list = scored_moves(&b, moves, tt_move, etc.then_some(self.tt));
         if etc && let Some((v, sq)) = self.etc_cutoff(&list, beta) {
             self.tt.store(&b, alpha, beta, v, Some(sq), self.level);
@@ -118,6 +121,10 @@ impl Search<'_> {
                 }
                 v
             };
+            if self.stopped {
+                // The value is meaningless: return without storing it.
+                return 0;
+            }
             if v > best {
                 best = v;
                 best_move = Some(mv.sq);
@@ -129,7 +136,9 @@ impl Search<'_> {
                 }
             }
         }
-        self.tt.store(&b, alpha0, beta, best, best_move, self.level);
+        if self.options.tt {
+            self.tt.store(&b, alpha0, beta, best, best_move, self.level);
+        }
         best
     }
 }

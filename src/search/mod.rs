@@ -17,20 +17,25 @@ pub mod stability;
 mod table_memory;
 pub mod tt;
 
-pub use root::{Mode, PvMove, SolveResult, Solver, SolverOptions};
+pub use root::{Mode, PvMove, SolveResult, Solver, SolverOptions, TimedOut};
 pub use tt::TranspositionTable;
 
 use crate::board::Board;
 use crate::settings::SHALLOW_MAX_EMPTIES;
 mod shallow;
 
-/// Switches that change search behaviour, for measuring their effect.
+/// Switches that change search behaviour, for measuring their effect. Every one is on
+/// by default; turning one off never changes a score, only the work done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Enhanced transposition cutoff.
     pub etc: bool,
     /// Stability cutoff.
     pub stability: bool,
+    /// Probe and store the transposition table (off: no ETC either).
+    pub tt: bool,
+    /// The narrow first-guess search before exact solves of many empties.
+    pub first_guess: bool,
 }
 
 impl Default for SearchOptions {
@@ -38,9 +43,14 @@ impl Default for SearchOptions {
         SearchOptions {
             etc: true,
             stability: true,
+            tt: true,
+            first_guess: true,
         }
     }
 }
+
+/// Nodes between two looks at the clock when a time limit is set.
+const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 
 /// One thread's search: the shared table, its node count and options.
 pub(crate) struct Search<'a> {
@@ -49,6 +59,12 @@ pub(crate) struct Search<'a> {
     pub(crate) options: SearchOptions,
     /// Trust level of this search's results ([`tt::EXACT`] unless selective).
     pub(crate) level: u8,
+    /// When to give up, if ever.
+    deadline: Option<std::time::Instant>,
+    /// Node count at which to look at the clock next (never without a deadline).
+    next_stop_check: u64,
+    /// Set once the deadline has passed: every search returns at once, storing nothing.
+    pub(crate) stopped: bool,
 }
 
 impl<'a> Search<'a> {
@@ -58,7 +74,31 @@ impl<'a> Search<'a> {
             nodes: 0,
             options,
             level: tt::EXACT,
+            deadline: None,
+            next_stop_check: u64::MAX,
+            stopped: false,
         }
+    }
+
+    /// Gives up searching at `deadline`.
+    pub(crate) fn set_deadline(&mut self, deadline: std::time::Instant) {
+        self.deadline = Some(deadline);
+        self.next_stop_check = self.nodes;
+    }
+
+    /// True when the search must stop; looks at the clock every few thousand nodes.
+    #[inline]
+    pub(crate) fn should_stop(&mut self) -> bool {
+        if self.nodes >= self.next_stop_check {
+            self.next_stop_check = self.nodes + STOP_CHECK_INTERVAL;
+            if self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.stopped = true;
+            }
+        }
+        self.stopped
     }
 
     /// Exact score of `b` (with `n` empties) within (`alpha`, `beta`), fail-soft:

@@ -134,13 +134,46 @@ impl Solver {
 
     /// Solves `board` (side to move first) in `mode`.
     pub fn solve(&mut self, board: Board, mode: Mode) -> SolveResult {
-        let start = Instant::now();
-        let mut s = Search::new(&self.tt, self.options.search);
-        let mut result = solve_root(&mut s, board, mode);
-        result.nodes = s.nodes;
-        result.time = start.elapsed();
-        result
+        match self.solve_within(board, mode, None) {
+            Ok(r) => r,
+            Err(_) => unreachable!("a solve without a time limit always finishes"),
+        }
     }
+
+    /// Solves `board` in `mode`, giving up after `limit` (never without one).
+    pub fn solve_within(
+        &mut self,
+        board: Board,
+        mode: Mode,
+        limit: Option<Duration>,
+    ) -> Result<SolveResult, TimedOut> {
+        let start = Instant::now();
+        self.tt.new_search();
+        let mut s = Search::new(&self.tt, self.options.search);
+        if let Some(limit) = limit {
+            s.set_deadline(start + limit);
+        }
+        let mut result = solve_root(&mut s, board, mode);
+        let time = start.elapsed();
+        if s.stopped {
+            return Err(TimedOut {
+                nodes: s.nodes,
+                time,
+            });
+        }
+        result.nodes = s.nodes;
+        result.time = time;
+        Ok(result)
+    }
+}
+
+/// A solve that reached its time limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimedOut {
+    /// Nodes searched before giving up.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
 }
 
 /// Trust level of the narrow first-guess search's table entries.
@@ -192,11 +225,14 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
     if mode == Mode::All {
         for m in root.iter_mut() {
             let v = -s.search(m.child, -64, 64, n - 1);
+            if s.stopped {
+                break;
+            }
             (m.lower, m.upper) = (v, v);
         }
     } else {
         let mut guess = 0;
-        if n >= GUESS_MIN_EMPTIES {
+        if n >= GUESS_MIN_EMPTIES && s.options.first_guess {
             // A narrow search gives a first guess and fills the table with good moves.
             s.level = NARROW;
             probe_until_exact(s, &mut root, n, mode, 0);
@@ -228,7 +264,11 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
         move_scores = root.iter().map(|m| (m.sq, m.lower)).collect();
         move_scores.sort_by_key(|&(_, v)| -v);
     }
-    let pv = principal_variation(s, board, best_moves[0], score, mode);
+    let pv = if s.stopped {
+        Vec::new()
+    } else {
+        principal_variation(s, board, best_moves[0], score, mode)
+    };
     SolveResult {
         mode,
         score,
@@ -274,6 +314,9 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
                 break;
             }
             let r = class(mode, -s.search(m.child, -beta, -(beta - 1), n - 1));
+            if s.stopped {
+                return;
+            }
             if r >= beta {
                 m.lower = r;
                 failed_high = true;
@@ -293,6 +336,9 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
     for m in root.iter_mut() {
         if m.upper == lo && m.lower < lo {
             let r = class(mode, -s.search(m.child, -lo, -(lo - 1), n - 1));
+            if s.stopped {
+                return;
+            }
             if r >= lo {
                 m.lower = lo;
             } else {

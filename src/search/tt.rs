@@ -1,7 +1,9 @@
 //! Transposition table: bounds on the exact score of positions already searched.
 //!
 //! Entries hold the whole board (no hash collisions can give a foreign entry) and one data
-//! word: lower and upper bound, best move, number of empties, generation. The table is
+//! word: lower and upper bound, best move, number of empties, trust level, generation
+//! (entries of an older generation are dead: clearing is one increment) and date (the
+//! search that wrote it: older searches' entries are replaced first). The table is
 //! built from atomics so one table can later be shared by all search threads; each entry
 //! is written as three words, the board words xored with the data word, so a reader that
 //! sees words of two different writes rejects the entry instead of trusting it.
@@ -57,6 +59,7 @@ mod data {
         empties: u32,
         generation: u8,
         level: u8,
+        date: u8,
     ) -> u64 {
         ((lower + 64) as u64)
             | (((upper + 64) as u64) << 8)
@@ -64,6 +67,10 @@ mod data {
             | ((empties as u64) << 24)
             | ((generation as u64) << 32)
             | ((level as u64) << 40)
+            | ((date as u64) << 48)
+    }
+    pub const fn date(d: u64) -> u8 {
+        ((d >> 48) & 0xFF) as u8
     }
     pub const fn level(d: u64) -> u8 {
         ((d >> 40) & 0xFF) as u8
@@ -90,6 +97,8 @@ pub struct TranspositionTable {
     buckets: ZeroedSlice<Bucket>,
     /// Entries of other generations count as empty: `clear` is one increment.
     generation: AtomicU64,
+    /// Number of the current search (wrapping): replacement prefers older searches' entries.
+    date: AtomicU64,
 }
 
 impl TranspositionTable {
@@ -99,6 +108,7 @@ impl TranspositionTable {
         TranspositionTable {
             buckets: ZeroedSlice::new(n),
             generation: AtomicU64::new(1),
+            date: AtomicU64::new(0),
         }
     }
 
@@ -117,6 +127,12 @@ impl TranspositionTable {
         } else {
             self.generation.store(g, Relaxed);
         }
+    }
+
+    /// Marks the start of a new search: entries written before stay usable but are the
+    /// first to be replaced.
+    pub fn new_search(&self) {
+        self.date.fetch_add(1, Relaxed);
     }
 
     #[inline]
@@ -190,6 +206,7 @@ impl TranspositionTable {
             (score, score)
         };
         let generation = self.current_generation();
+        let date = self.date.load(Relaxed) as u8;
         let empties = board.empty_count();
         let bucket = self.bucket(board);
         let mut best = best_move.map_or(NO_MOVE, |m| m as u64);
@@ -228,8 +245,15 @@ impl TranspositionTable {
                 victim = Some(k);
                 break;
             }
-            // Dead entries first, then the one with fewest empties (cheapest to redo).
-            let rank = if live { 1 + data::empties(d) } else { 0 };
+            // Dead entries first, then older searches' entries, then the one with fewest
+            // empties (cheapest to redo).
+            let rank = if !live {
+                0
+            } else if data::date(d) != date {
+                1 + data::empties(d)
+            } else {
+                100 + data::empties(d)
+            };
             if rank < victim_rank {
                 victim_rank = rank;
                 victim = Some(k);
@@ -237,7 +261,7 @@ impl TranspositionTable {
         }
         let Some(k) = victim else { return };
         let e = &bucket.entries[k];
-        let d = data::pack(lower, upper, best, empties, generation, level);
+        let d = data::pack(lower, upper, best, empties, generation, level, date);
         e.player_x.store(board.player ^ d, Relaxed);
         e.opponent_x.store(board.opponent ^ d, Relaxed);
         e.data.store(d, Relaxed);
@@ -272,8 +296,29 @@ mod tests {
             (4, 4, Some(5), EXACT)
         );
         tt.clear();
-        assert_eq!(tt.probe(&b.pass()), None);
-        tt.clear();
         assert_eq!(tt.probe(&b), None);
+        assert_eq!(tt.probe(&c), None);
+    }
+
+    #[test]
+    fn replacement_prefers_old_searches_then_few_empties() {
+        // A one-bucket table: every board competes for the same two slots.
+        let tt = TranspositionTable::new(0);
+        let deep = Board::START; // 60 empties
+        let shallow1 = Board::new(0x0000_00FF_FFFF_FFFF, 0xFF00_0000_0000_0000); // 16
+        let shallow2 = Board::new(0x0000_01FF_FFFF_FFFF, 0xFF00_0000_0000_0000); // 15
+        tt.store(&deep, -1, 1, 0, None, EXACT);
+        tt.store(&shallow1, -1, 1, 0, None, EXACT);
+        // Same search: the entry with fewer empties goes.
+        tt.store(&shallow2, -1, 1, 0, None, EXACT);
+        assert!(tt.probe(&deep).is_some());
+        assert!(tt.probe(&shallow1).is_none());
+        // A new search: the older entries go first, even a deep one.
+        tt.new_search();
+        tt.store(&shallow1, -1, 1, 0, None, EXACT);
+        tt.store(&Board::START.pass(), -1, 1, 0, None, EXACT);
+        assert!(tt.probe(&shallow1).is_some());
+        assert!(tt.probe(&Board::START.pass()).is_some());
+        assert!(tt.probe(&deep).is_none() && tt.probe(&shallow2).is_none());
     }
 }

@@ -1,0 +1,197 @@
+//! `finale merge`: joins the outputs of several batch runs (shards, machines, reruns) into
+//! one CSV with each position once per mode, and reports rows that disagree.
+
+use super::key::parse_key;
+use super::output::header;
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What a merge did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct MergeSummary {
+    /// Rows read from all inputs.
+    pub rows: u64,
+    /// Rows written.
+    pub written: u64,
+    /// Rows dropped as repeats of an agreeing row.
+    pub duplicates: u64,
+    /// Solved rows that disagree with an earlier solved row of the same position and mode.
+    pub conflicts: u64,
+    /// Timeout or error rows replaced by a solved row found later.
+    pub upgraded: u64,
+}
+
+/// The row chosen for one (key, mode).
+struct Chosen {
+    file: usize,
+    row: u64,
+    solved: bool,
+    score: String,
+    line: u64,
+}
+
+fn column(name: &str) -> usize {
+    header().iter().position(|&h| h == name).unwrap_or(0)
+}
+
+fn reader(path: &Path) -> Result<csv::Reader<std::fs::File>> {
+    let mut r = csv::Reader::from_path(path).map_err(|source| Error::Csv {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let found: Vec<String> = r
+        .headers()
+        .map_err(|source| Error::Csv {
+            path: path.to_path_buf(),
+            source,
+        })?
+        .iter()
+        .map(String::from)
+        .collect();
+    if found != header() {
+        return Err(Error::Invalid(format!(
+            "{}:1: not a finale batch CSV (header differs)",
+            path.display()
+        )));
+    }
+    Ok(r)
+}
+
+/// Merges `inputs` into `out` (which must not exist unless `force`), writing conflict
+/// reports to `report`.
+pub fn run_merge(
+    inputs: &[PathBuf],
+    out: &Path,
+    force: bool,
+    report: &mut impl Write,
+) -> Result<MergeSummary> {
+    if inputs.is_empty() {
+        return Err(Error::Invalid("merge: no input file given".into()));
+    }
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    };
+    if inputs.iter().any(|i| same(i, out)) {
+        return Err(Error::Invalid(format!(
+            "merge: --out {} is also an input",
+            out.display()
+        )));
+    }
+    let (key_col, mode_col, score_col, status_col) = (
+        column("key"),
+        column("mode"),
+        column("score"),
+        column("status"),
+    );
+    let mut summary = MergeSummary::default();
+    let mut chosen: HashMap<(u64, String), Chosen> = HashMap::new();
+    let mut conflicts = Vec::new();
+    for (f, path) in inputs.iter().enumerate() {
+        for (i, record) in reader(path)?.records().enumerate() {
+            let record = record.map_err(|source| Error::Csv {
+                path: path.clone(),
+                source,
+            })?;
+            let line = record.position().map_or(0, |p| p.line());
+            summary.rows += 1;
+            let key = record.get(key_col).and_then(parse_key).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "{}:{line}: row without a valid key",
+                    path.display()
+                ))
+            })?;
+            let mode = record.get(mode_col).unwrap_or_default().to_string();
+            let solved = record.get(status_col) == Some("solved");
+            let score = record.get(score_col).unwrap_or_default().to_string();
+            let here = Chosen {
+                file: f,
+                row: i as u64,
+                solved,
+                score,
+                line,
+            };
+            match chosen.get_mut(&(key, mode.clone())) {
+                None => {
+                    chosen.insert((key, mode), here);
+                }
+                Some(c) if !c.solved && solved => {
+                    *c = here;
+                    summary.upgraded += 1;
+                }
+                Some(c) => {
+                    summary.duplicates += 1;
+                    if c.solved && solved && c.score != here.score {
+                        summary.conflicts += 1;
+                        conflicts.push(format!(
+                            "conflict: position {} ({mode}): {}:{} says {}, {}:{} says {} (kept the first)",
+                            super::key::key_hex(key),
+                            inputs[c.file].display(),
+                            c.line,
+                            c.score,
+                            path.display(),
+                            here.line,
+                            here.score
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let mut keep: Vec<Vec<u64>> = vec![Vec::new(); inputs.len()];
+    for c in chosen.values() {
+        keep[c.file].push(c.row);
+    }
+    for rows in &mut keep {
+        rows.sort_unstable();
+    }
+
+    let file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(force)
+        .create_new(!force)
+        .open(out)
+        .map_err(|source| Error::Write {
+            path: out.to_path_buf(),
+            source,
+        })?;
+    let mut w = csv::Writer::from_writer(file);
+    let csv_err = |source| Error::Csv {
+        path: out.to_path_buf(),
+        source,
+    };
+    w.write_record(header()).map_err(csv_err)?;
+    for (f, path) in inputs.iter().enumerate() {
+        let rows = &keep[f];
+        let mut next = 0;
+        for (i, record) in reader(path)?.records().enumerate() {
+            if next < rows.len() && rows[next] == i as u64 {
+                let record = record.map_err(|source| Error::Csv {
+                    path: path.clone(),
+                    source,
+                })?;
+                w.write_record(&record).map_err(csv_err)?;
+                summary.written += 1;
+                next += 1;
+            }
+        }
+    }
+    w.flush().map_err(|source| Error::Write {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    for c in &conflicts {
+        writeln!(report, "{c}").map_err(Error::Output)?;
+    }
+    writeln!(
+        report,
+        "rows {}  written {}  duplicates {}  upgraded {}  conflicts {}",
+        summary.rows, summary.written, summary.duplicates, summary.upgraded, summary.conflicts
+    )
+    .map_err(Error::Output)?;
+    Ok(summary)
+}

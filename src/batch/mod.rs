@@ -1,0 +1,14 @@
+//! Overnight batches: resumable, sharded solving of many positions into one CSV, and the
+//! merging of several such CSVs.
+
+pub mod key;
+pub mod merge;
+pub mod output;
+pub mod run;
+pub mod shard;
+
+pub use key::{key_hex, position_key};
+pub use merge::{MergeSummary, run_merge};
+pub use output::BatchOut;
+pub use run::{BatchOptions, BatchSummary, run_batch};
+pub use shard::Shard;

@@ -1,0 +1,191 @@
+//! The batch output CSV: opened for appending after checking what an earlier run left,
+//! written one whole, flushed row at a time.
+//!
+//! A run killed while writing can leave only a partial last line (each row is a single
+//! small write); reopening drops that fragment, so the file never holds a broken row.
+//! Anything else that does not parse stops the batch instead of being appended to.
+
+use crate::error::{Error, Result};
+use std::collections::HashSet;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use super::key::parse_key;
+
+/// The batch CSV columns: the suite's, then `key`, `board`, `status`.
+pub fn header() -> Vec<&'static str> {
+    let mut h: Vec<&str> = crate::harness::HEADER.to_vec();
+    h.extend(["key", "board", "status"]);
+    h
+}
+
+/// An output file open for appending rows.
+pub struct BatchOut {
+    path: PathBuf,
+    file: File,
+}
+
+/// What reopening an existing output found.
+#[derive(Debug, Default)]
+pub struct Resumed {
+    /// Keys that already have a row.
+    pub done: HashSet<u64>,
+    /// Bytes of an unfinished last row that were dropped.
+    pub dropped_bytes: u64,
+}
+
+impl BatchOut {
+    /// Opens `path`: creates it with a header, or checks an existing one and collects the
+    /// keys it already holds.
+    pub fn open(path: &Path) -> Result<(BatchOut, Resumed)> {
+        let io = |source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(io)?;
+        let mut resumed = Resumed::default();
+        let mut text = Vec::new();
+        file.read_to_end(&mut text).map_err(io)?;
+        // Drop an unfinished last line: the row that was being written when a run died.
+        if !text.is_empty() && text.last() != Some(&b'\n') {
+            let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            resumed.dropped_bytes = (text.len() - keep) as u64;
+            file.set_len(keep as u64).map_err(io)?;
+            file.seek(SeekFrom::End(0)).map_err(io)?;
+            text.truncate(keep);
+        }
+        let mut out = BatchOut {
+            path: path.to_path_buf(),
+            file,
+        };
+        if text.is_empty() {
+            out.write_record(&header())?;
+        } else {
+            resumed.done = read_keys(path, &text)?;
+        }
+        Ok((out, resumed))
+    }
+
+    /// The file being written.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes one row with a single write and flushes it.
+    pub fn write_record<S: AsRef<str>>(&mut self, fields: &[S]) -> Result<()> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(fields.iter().map(|f| f.as_ref()))
+            .map_err(|source| Error::Csv {
+                path: self.path.clone(),
+                source,
+            })?;
+        let bytes = w.into_inner().map_err(|e| Error::Write {
+            path: self.path.clone(),
+            source: e.into_error(),
+        })?;
+        self.file
+            .write_all(&bytes)
+            .and_then(|()| self.file.flush())
+            .map_err(|source| Error::Write {
+                path: self.path.clone(),
+                source,
+            })
+    }
+}
+
+/// Keys of the rows of an existing output, after checking its header and every row.
+fn read_keys(path: &Path, text: &[u8]) -> Result<HashSet<u64>> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(text);
+    let bad = |line: u64, what: String| {
+        Error::Invalid(format!(
+            "{}:{line}: {what}; not appending to a file that may be damaged",
+            path.display()
+        ))
+    };
+    let found: Vec<String> = reader
+        .headers()
+        .map_err(|e| bad(1, format!("unreadable header ({e})")))?
+        .iter()
+        .map(String::from)
+        .collect();
+    if found != header() {
+        return Err(bad(
+            1,
+            "the header is not a finale batch header (of this version)".into(),
+        ));
+    }
+    let key_col = header().iter().position(|&h| h == "key").unwrap_or(0);
+    let mut done = HashSet::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            bad(line, format!("malformed row ({e})"))
+        })?;
+        let line = record.position().map_or(0, |p| p.line());
+        let key = record
+            .get(key_col)
+            .and_then(parse_key)
+            .ok_or_else(|| bad(line, "row without a valid key".into()))?;
+        done.insert(key);
+    }
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(key: &str) -> Vec<String> {
+        let mut r = vec![String::new(); header().len()];
+        let k = header().iter().position(|&h| h == "key").unwrap();
+        r[k] = key.to_string();
+        r
+    }
+
+    #[test]
+    fn creates_resumes_and_drops_a_torn_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        {
+            let (mut out, r) = BatchOut::open(&path).unwrap();
+            assert!(r.done.is_empty());
+            out.write_record(&row("00000000000000aa")).unwrap();
+        }
+        // A second row cut off half way, as if the process died mid-write.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"1,x.obf,20,X,exact,+4").unwrap();
+        drop(f);
+        let (mut out, r) = BatchOut::open(&path).unwrap();
+        assert_eq!(r.done, HashSet::from([0xaa]));
+        assert_eq!(r.dropped_bytes, 21);
+        out.write_record(&row("00000000000000bb")).unwrap();
+        drop(out);
+        let (_, r) = BatchOut::open(&path).unwrap();
+        assert_eq!(r.done, HashSet::from([0xaa, 0xbb]));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 3);
+    }
+
+    #[test]
+    fn refuses_foreign_or_damaged_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("other.csv");
+        std::fs::write(&path, "a,b,c\n1,2,3\n").unwrap();
+        let err = BatchOut::open(&path).err().unwrap().to_string();
+        assert!(err.contains("other.csv:1"), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b,c\n1,2,3\n");
+
+        let path = dir.path().join("damaged.csv");
+        let mut text = header().join(",") + "\n";
+        text += "short,row\n";
+        std::fs::write(&path, &text).unwrap();
+        let err = BatchOut::open(&path).err().unwrap().to_string();
+        assert!(err.contains("damaged.csv:2"), "{err}");
+    }
+}

@@ -1,0 +1,448 @@
+//! The batch runner: streams positions from OBF files, skips those already in the output,
+//! outside the shard or seen before, solves the rest on worker threads (one position per
+//! thread, each with its own table) and appends one row per position as it finishes.
+
+use super::key::{key_hex, position_key};
+use super::output::BatchOut;
+use super::shard::Shard;
+use crate::board::{ObfRecord, parse_obf_line};
+use crate::error::{Error, Result};
+use crate::harness::check;
+use crate::harness::csv_out::{RunInfo, record};
+use crate::harness::histogram::Distribution;
+use crate::harness::suite::Row;
+use crate::search::{Mode, SearchOptions, Solver, SolverOptions};
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How to run a batch.
+#[derive(Clone, Debug)]
+pub struct BatchOptions {
+    /// OBF input files.
+    pub inputs: Vec<PathBuf>,
+    /// The output CSV (appended to).
+    pub out: PathBuf,
+    /// What to solve for.
+    pub mode: Mode,
+    /// Table size per worker thread, in MB.
+    pub hash_mb: usize,
+    /// Positions solved at once (one thread each).
+    pub threads: usize,
+    /// Give up on a position after this long.
+    pub time_limit: Option<Duration>,
+    /// The part of the input this run solves.
+    pub shard: Shard,
+    /// Record malformed input lines as `error` rows instead of stopping.
+    pub skip_bad: bool,
+    /// Search switches.
+    pub search: SearchOptions,
+    /// Draw a progress bar on stderr (only when it is a terminal).
+    pub progress: bool,
+}
+
+/// What a batch run did.
+#[derive(Debug, Default)]
+pub struct BatchSummary {
+    /// Positions (and malformed lines) read in this shard, duplicates included.
+    pub read: u64,
+    /// Positions belonging to other shards.
+    pub other_shards: u64,
+    /// Repeats of a position seen earlier in the input.
+    pub duplicates: u64,
+    /// Positions already in the output from an earlier run.
+    pub already_done: u64,
+    /// Rows written: solved.
+    pub solved: u64,
+    /// Rows written: gave up at the time limit.
+    pub timeouts: u64,
+    /// Rows written: malformed input lines (with `skip_bad`).
+    pub errors: u64,
+    /// Solved positions whose answer disagrees with the file.
+    pub wrong: u64,
+    /// Nodes over the rows written.
+    pub nodes: u64,
+    /// Solve time over the rows written (summed over threads).
+    pub time: Duration,
+    /// Wall time of the run.
+    pub wall: Duration,
+    /// Bytes of a torn last row dropped from the output.
+    pub dropped_bytes: u64,
+}
+
+impl BatchSummary {
+    /// The summary block printed at the end.
+    pub fn report(&self, dist: &Distribution) -> String {
+        let secs = self.wall.as_secs_f64();
+        let nps = if secs > 0.0 {
+            self.nodes as f64 / secs
+        } else {
+            0.0
+        };
+        format!(
+            "read          {}\nother shards  {}\nduplicates    {}\nalready done  {}\n\
+             solved        {}\ntimeouts      {}\nerrors        {}\nwrong         {}\n\
+             nodes         {}\nwall time     {:.3} s\nnps (wall)    {:.0}\n{}",
+            self.read,
+            self.other_shards,
+            self.duplicates,
+            self.already_done,
+            self.solved,
+            self.timeouts,
+            self.errors,
+            self.wrong,
+            self.nodes,
+            secs,
+            nps,
+            dist.report()
+        )
+    }
+}
+
+/// One input line, as the batch sees it.
+enum Item {
+    /// A position to solve.
+    Position {
+        file: usize,
+        index: usize,
+        key: u64,
+        record: ObfRecord,
+    },
+    /// A malformed line (kept only with `skip_bad`).
+    Bad {
+        file: usize,
+        key: u64,
+        text: String,
+        error: String,
+    },
+}
+
+/// Streams the items of the input files in order; `Err` for unreadable files and, unless
+/// `skip_bad`, malformed lines.
+fn items(
+    inputs: &[PathBuf],
+    skip_bad: bool,
+    mut visit: impl FnMut(Item) -> Result<()>,
+) -> Result<()> {
+    for (f, path) in inputs.iter().enumerate() {
+        let io = |source| Error::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut reader = BufReader::new(file);
+        let mut line = String::new();
+        let (mut number, mut index) = (0usize, 0usize);
+        loop {
+            line.clear();
+            if reader.read_line(&mut line).map_err(io)? == 0 {
+                break;
+            }
+            number += 1;
+            match parse_obf_line(&line) {
+                Ok(None) => {}
+                Ok(Some(mut record)) => {
+                    index += 1;
+                    record.line = number;
+                    let key = position_key(&record.position);
+                    visit(Item::Position {
+                        file: f,
+                        index,
+                        key,
+                        record,
+                    })?;
+                }
+                Err(error) => {
+                    let error = Error::Obf {
+                        origin: path.display().to_string(),
+                        line: number,
+                        error,
+                    };
+                    if !skip_bad {
+                        return Err(error);
+                    }
+                    let text = line.trim().to_string();
+                    visit(Item::Bad {
+                        file: f,
+                        key: text_key(&text),
+                        text,
+                        error: error.to_string(),
+                    })?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Key of a malformed line: a hash of its text, so a rerun recognises it as done.
+fn text_key(text: &str) -> u64 {
+    // FNV-1a, then the position key's mixer.
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h ^= h >> 31;
+    h.wrapping_mul(0x94D0_49BB_1331_11EB) ^ (h >> 29)
+}
+
+/// A finished position, from a worker to the writer.
+struct Done {
+    fields: Vec<String>,
+    nodes: u64,
+    time: Duration,
+    timed_out: bool,
+    wrong: bool,
+}
+
+/// Solves one position and builds its row.
+fn solve_one(
+    solver: &mut Solver,
+    options: &BatchOptions,
+    info: &RunInfo,
+    file: &Path,
+    index: usize,
+    key: u64,
+    record: &ObfRecord,
+) -> Done {
+    solver.clear();
+    let board_text = record.position.squares_string();
+    match solver.solve_within(record.position.board, options.mode, options.time_limit) {
+        Ok(result) => {
+            let verdict = check(
+                options.mode,
+                &record.expected,
+                result.score,
+                &result.best_moves,
+                &result.move_scores,
+            );
+            let (nodes, time) = (result.nodes, result.time);
+            let row = Row {
+                index,
+                file: file.to_path_buf(),
+                line: record.line,
+                position: record.position,
+                expected_score: record.expected_score(),
+                expected_moves: record.expected_best_moves(),
+                result,
+                verdict,
+            };
+            let mut fields = record_fields(&row, info);
+            fields.extend([key_hex(key), board_text, "solved".into()]);
+            Done {
+                fields,
+                nodes,
+                time,
+                timed_out: false,
+                wrong: verdict.ok() == Some(false),
+            }
+        }
+        Err(t) => {
+            let pos = record.position;
+            let mut fields = vec![String::new(); crate::harness::HEADER.len()];
+            fields[0] = index.to_string();
+            fields[1] = file.display().to_string();
+            fields[2] = pos.board.empty_count().to_string();
+            fields[3] = pos.side.letter().to_string();
+            fields[4] = options.mode.name().to_string();
+            fields[10] = t.nodes.to_string();
+            fields[11] = format!("{:.6}", t.time.as_secs_f64());
+            fields[13] = info.threads.to_string();
+            fields[14] = info.hash_mb.to_string();
+            fields[16] = info.git_rev.clone();
+            fields[17] = info.cpu.clone();
+            fields[18] = info.profile.clone();
+            fields.extend([key_hex(key), board_text, "timeout".into()]);
+            Done {
+                fields,
+                nodes: t.nodes,
+                time: t.time,
+                timed_out: true,
+                wrong: false,
+            }
+        }
+    }
+}
+
+fn record_fields(row: &Row, info: &RunInfo) -> Vec<String> {
+    record(row, info).into_iter().collect()
+}
+
+/// Runs a batch, printing a summary to `out`.
+pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSummary> {
+    if options.inputs.is_empty() {
+        return Err(Error::Invalid("batch: no input file given".into()));
+    }
+    if options.threads == 0 {
+        return Err(Error::Invalid("batch: --threads must be at least 1".into()));
+    }
+    let wall = Instant::now();
+    // Open the output first: a damaged file stops the run before any work.
+    let (mut csv, resumed) = BatchOut::open(&options.out)?;
+    let mut summary = BatchSummary {
+        dropped_bytes: resumed.dropped_bytes,
+        ..BatchSummary::default()
+    };
+    let done = resumed.done;
+
+    // Pass 1: validate every line and count the work, keeping only keys in memory.
+    let mut seen = HashSet::new();
+    let mut todo = 0u64;
+    items(&options.inputs, options.skip_bad, |item| {
+        let key = match &item {
+            Item::Position { key, .. } | Item::Bad { key, .. } => *key,
+        };
+        if !options.shard.contains(key) {
+            summary.other_shards += 1;
+        } else {
+            summary.read += 1;
+            if !seen.insert(key) {
+                summary.duplicates += 1;
+            } else if done.contains(&key) {
+                summary.already_done += 1;
+            } else {
+                todo += 1;
+            }
+        }
+        Ok(())
+    })?;
+    drop(seen);
+
+    let progress = if options.progress && std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(todo);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} positions  {per_sec}  ETA {eta}  {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+
+    let info = RunInfo::current(1, options.hash_mb);
+    let mut dist = Distribution::new();
+    let (job_tx, job_rx) =
+        mpsc::sync_channel::<(usize, usize, u64, ObfRecord)>(options.threads * 2);
+    let job_rx = std::sync::Mutex::new(job_rx);
+    let (done_tx, done_rx) = mpsc::channel::<Done>();
+
+    let outcome: Result<()> = std::thread::scope(|scope| {
+        for _ in 0..options.threads {
+            let done_tx = done_tx.clone();
+            let job_rx = &job_rx;
+            let info = &info;
+            scope.spawn(move || {
+                let mut solver = Solver::new(SolverOptions {
+                    hash_mb: options.hash_mb,
+                    search: options.search,
+                });
+                loop {
+                    // The lock is held only to take the next job.
+                    let job = match job_rx.lock() {
+                        Ok(rx) => rx.recv(),
+                        Err(_) => return,
+                    };
+                    let Ok((file, index, key, record)) = job else {
+                        return;
+                    };
+                    let path = &options.inputs[file];
+                    let d = solve_one(&mut solver, options, info, path, index, key, &record);
+                    if done_tx.send(d).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+
+        // Pass 2: hand out the work; write malformed-line rows directly.
+        let producer = scope.spawn(|| -> Result<Vec<Vec<String>>> {
+            let mut dispatched = HashSet::new();
+            let mut bad_rows = Vec::new();
+            items(&options.inputs, options.skip_bad, |item| {
+                match item {
+                    Item::Position {
+                        file,
+                        index,
+                        key,
+                        record,
+                    } => {
+                        if options.shard.contains(key)
+                            && !done.contains(&key)
+                            && dispatched.insert(key)
+                        {
+                            // A closed channel means the writer failed: stop reading.
+                            job_tx
+                                .send((file, index, key, record))
+                                .map_err(|_| Error::Invalid("batch: workers stopped".into()))?;
+                        }
+                    }
+                    Item::Bad {
+                        file,
+                        key,
+                        text,
+                        error,
+                    } => {
+                        if options.shard.contains(key)
+                            && !done.contains(&key)
+                            && dispatched.insert(key)
+                        {
+                            let mut fields = vec![String::new(); crate::harness::HEADER.len()];
+                            fields[1] = options.inputs[file].display().to_string();
+                            fields.extend([key_hex(key), text, format!("error: {error}")]);
+                            bad_rows.push(fields);
+                        }
+                    }
+                }
+                Ok(())
+            })?;
+            drop(job_tx);
+            Ok(bad_rows)
+        });
+
+        // The writer: rows in the order positions finish.
+        let mut write_error = None;
+        for d in done_rx.iter() {
+            if write_error.is_some() {
+                continue;
+            }
+            if let Err(e) = csv.write_record(&d.fields) {
+                write_error = Some(e);
+                continue;
+            }
+            summary.nodes += d.nodes;
+            summary.time += d.time;
+            dist.record(d.nodes, d.time);
+            if d.timed_out {
+                summary.timeouts += 1;
+            } else {
+                summary.solved += 1;
+            }
+            summary.wrong += u64::from(d.wrong);
+            progress.inc(1);
+        }
+        let bad_rows = producer
+            .join()
+            .map_err(|_| Error::Invalid("batch: the input reader panicked".into()))??;
+        if let Some(e) = write_error {
+            return Err(e);
+        }
+        for fields in bad_rows {
+            csv.write_record(&fields)?;
+            summary.errors += 1;
+            progress.inc(1);
+        }
+        Ok(())
+    });
+    progress.finish_and_clear();
+    outcome?;
+    summary.wall = wall.elapsed();
+    out.write_all(summary.report(&dist).as_bytes())
+        .and_then(|()| writeln!(out, "csv           {}", csv.path().display()))
+        .map_err(Error::Output)?;
+    Ok(summary)
+}

@@ -1,0 +1,278 @@
+//! `finale batch` and `finale merge` as a user runs them: killed and resumed, sharded and
+//! merged, with time limits and bad input. Scores are checked against the published FFO
+//! values in the input files (the `ok` column).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_finale");
+
+fn suite(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("suites")
+        .join(name)
+}
+
+/// Rows of a batch CSV as maps from column name to value.
+fn rows(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).expect("output reads as CSV");
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    r.records()
+        .map(|rec| {
+            let rec = rec.expect("every row parses");
+            assert_eq!(rec.len(), header.len(), "row has every column");
+            header
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+fn batch(args: &[&str]) -> std::process::Output {
+    Command::new(BIN)
+        .arg("batch")
+        .args(args)
+        .args(["--hash-mb", "16", "--no-progress"])
+        .output()
+        .expect("finale runs")
+}
+
+fn keys_of_file(file: &Path) -> HashSet<String> {
+    // Every position of the file, by finale's key (itself pinned against a separate
+    // implementation in src/batch/key.rs).
+    let text = std::fs::read_to_string(file).unwrap();
+    text.lines()
+        .filter_map(|l| finale::board::parse_obf_line(l).unwrap())
+        .map(|r| finale::batch::key_hex(finale::batch::position_key(&r.position)))
+        .collect()
+}
+
+#[test]
+fn killed_batch_resumes_with_every_position_once_and_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let input = suite("fforum-20-39.obf");
+    let out_s = out.to_str().unwrap();
+    let in_s = input.to_str().unwrap();
+    // The file twice: duplicates must be solved once.
+    let mut child = Command::new(BIN)
+        .args(["batch", in_s, in_s, "--out", out_s, "--threads", "1"])
+        .args(["--hash-mb", "16", "--no-progress"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it (SIGKILL) once a few rows are written, while later ones are in flight.
+    let start = Instant::now();
+    loop {
+        let written = std::fs::read_to_string(&out)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if written >= 4 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "batch made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = rows(&out).len();
+    assert!(before < 20, "the kill came before the end ({before} rows)");
+
+    let o = batch(&[in_s, in_s, "--out", out_s, "--threads", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains(&format!("already done  {before}")),
+        "{stdout}"
+    );
+
+    let all = rows(&out);
+    let keys: Vec<&String> = all.iter().map(|r| &r["key"]).collect();
+    let unique: HashSet<String> = keys.iter().map(|k| k.to_string()).collect();
+    assert_eq!(keys.len(), unique.len(), "no position twice");
+    assert_eq!(unique, keys_of_file(&input), "every position once");
+    for r in &all {
+        assert_eq!(r["status"], "solved");
+        assert_eq!(
+            r["ok"], "true",
+            "position {} scored {}",
+            r["index"], r["score"]
+        );
+    }
+}
+
+#[test]
+fn shards_are_disjoint_cover_the_input_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = suite("fforum-1-19.obf");
+    let in_s = input.to_str().unwrap();
+    let mut parts = Vec::new();
+    for i in 0..3 {
+        let out = dir.path().join(format!("shard{i}.csv"));
+        let o = batch(&[
+            in_s,
+            "--out",
+            out.to_str().unwrap(),
+            "--shard",
+            &format!("{i}/3"),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        parts.push(out);
+    }
+    let mut seen = HashSet::new();
+    for p in &parts {
+        for r in rows(p) {
+            assert!(seen.insert(r["key"].clone()), "a position in two shards");
+            assert_eq!(r["ok"], "true");
+        }
+    }
+    assert_eq!(seen, keys_of_file(&input));
+
+    // The same shard from the Slurm environment.
+    let slurm_out = dir.path().join("slurm.csv");
+    let o = Command::new(BIN)
+        .args(["batch", in_s, "--out", slurm_out.to_str().unwrap()])
+        .args(["--hash-mb", "16", "--no-progress"])
+        .env("SLURM_ARRAY_TASK_ID", "2")
+        .env("SLURM_ARRAY_TASK_MIN", "1")
+        .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let a: HashSet<String> = rows(&slurm_out)
+        .into_iter()
+        .map(|r| r["key"].clone())
+        .collect();
+    let b: HashSet<String> = rows(&parts[1])
+        .into_iter()
+        .map(|r| r["key"].clone())
+        .collect();
+    assert_eq!(a, b, "Slurm task 2 of 1..3 is shard 1/3");
+
+    // Merging the shards (one of them twice) gives every position once.
+    let merged = dir.path().join("merged.csv");
+    let mut cmd = Command::new(BIN);
+    cmd.arg("merge")
+        .args(&parts)
+        .arg(&parts[0])
+        .arg("--out")
+        .arg(&merged);
+    let o = cmd.output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m: Vec<String> = rows(&merged)
+        .into_iter()
+        .map(|r| r["key"].clone())
+        .collect();
+    assert_eq!(m.len(), 19);
+    assert_eq!(m.into_iter().collect::<HashSet<_>>(), seen);
+    // Merging again onto the existing file is refused: nothing is overwritten.
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&parts[0])
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+
+    // A row that disagrees is reported as a conflict (exit 1).
+    let text = std::fs::read_to_string(&parts[0]).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
+    fields[5] = (fields[5].parse::<i32>().unwrap() + 2).to_string();
+    lines[1] = fields.join(",");
+    let forged = dir.path().join("forged.csv");
+    std::fs::write(&forged, lines.join("\n") + "\n").unwrap();
+    let merged2 = dir.path().join("merged2.csv");
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&parts[0])
+        .arg(&forged)
+        .arg("--out")
+        .arg(&merged2)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("conflict"));
+}
+
+#[test]
+fn time_limit_gives_timeout_rows_and_bad_lines_are_handled() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.obf");
+    let ffo = std::fs::read_to_string(suite("fforum-40-59.obf")).unwrap();
+    let easy = std::fs::read_to_string(suite("fforum-1-19.obf")).unwrap();
+    // FFO #40 (20 empties) cannot be solved in 10 ms; FFO #1 (14 empties) can.
+    let text = format!(
+        "{}\n{}\n",
+        ffo.lines().next().unwrap(),
+        easy.lines().next().unwrap()
+    );
+    std::fs::write(&input, &text).unwrap();
+    let out = dir.path().join("out.csv");
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--time-limit",
+        "0.01",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = rows(&out);
+    let status: HashMap<String, String> = r
+        .iter()
+        .map(|r| (r["empties"].clone(), r["status"].clone()))
+        .collect();
+    assert_eq!(status["20"], "timeout");
+    assert_eq!(status["14"], "solved");
+
+    // A malformed line stops the batch with its file and line, writing nothing more...
+    std::fs::write(&input, format!("{text}not a position\n")).unwrap();
+    let out2 = dir.path().join("out2.csv");
+    let o = batch(&[input.to_str().unwrap(), "--out", out2.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("in.obf:3"), "{err}");
+    assert_eq!(rows(&out2).len(), 0);
+    // ...or, with --skip-bad, becomes an error row.
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+        "--skip-bad",
+        "--time-limit",
+        "0.01",
+    ]);
+    assert!(o.status.success());
+    let statuses: Vec<String> = rows(&out2)
+        .into_iter()
+        .map(|r| r["status"].clone())
+        .collect();
+    assert_eq!(statuses.len(), 3);
+    assert!(
+        statuses
+            .iter()
+            .any(|s| s.starts_with("error: ") && s.contains("in.obf:3"))
+    );
+
+    // A file that is not a batch output is never appended to.
+    let foreign = dir.path().join("foreign.csv");
+    std::fs::write(&foreign, "a,b\n1,2\n").unwrap();
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        foreign.to_str().unwrap(),
+        "--skip-bad",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&foreign).unwrap(), "a,b\n1,2\n");
+}
