@@ -4,7 +4,7 @@
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use finale::batch::{BatchOptions, Shard};
-use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions};
+use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions, Variant};
 use finale::search::{Mode, SearchOptions, SolverOptions};
 use finale::settings::DEFAULT_HASH_MB;
 use std::io::Write;
@@ -45,6 +45,13 @@ enum Command {
         /// Overwrite --out if it exists.
         #[arg(long)]
         force: bool,
+    },
+    /// Compare two runs (suite or batch CSVs: B against A), or the two variants of one
+    /// repeated suite CSV: node and time ratios per position, geometric means, a verdict.
+    Compare {
+        /// A.csv B.csv, or one CSV holding two variants.
+        #[arg(required = true, num_args = 1..=2, value_name = "CSV")]
+        files: Vec<PathBuf>,
     },
     /// Print reproducible random positions (random play from the start) as OBF lines.
     Generate {
@@ -100,6 +107,16 @@ struct SuiteArgs {
     /// Search threads (only 1 is implemented so far).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
     threads: usize,
+    /// Solve each position K times (each variant, alternating) and compare medians.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    repeat: u32,
+    /// A variant to alternate with: search flags, e.g. --variant='--no-etc' (repeatable;
+    /// --variant='' is the default search).
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    variant: Vec<String>,
+    /// Another finale binary to alternate with (repeatable).
+    #[arg(long, value_name = "PATH")]
+    binary: Vec<PathBuf>,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -264,6 +281,9 @@ fn main() -> ExitCode {
         Command::Suite(args) => suite(args, &mut stdout),
         Command::Bench => harness::run_bench(&mut stdout).map(|_| ExitCode::SUCCESS),
         Command::Batch(args) => batch(args, &mut stdout),
+        Command::Compare { files } => {
+            harness::run_compare(&files, &mut stdout).map(|_| ExitCode::SUCCESS)
+        }
         Command::Merge { inputs, out, force } => {
             finale::batch::run_merge(&inputs, &out, force, &mut stdout).map(|m| {
                 if m.conflicts > 0 {
@@ -400,6 +420,13 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         mode: args.common.mode.into(),
         hash_mb: args.common.hash_mb,
         search: args.common.solver_options().search,
+        repeat: args.repeat.max(1),
+        variants: args
+            .variant
+            .iter()
+            .map(|v| Variant::from_flags(v))
+            .chain(args.binary.iter().map(|b| Variant::from_binary(b)))
+            .collect::<finale::Result<_>>()?,
         threads: args.threads,
         csv: match args.csv {
             Some(path) => CsvTarget::Path(path),

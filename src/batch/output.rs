@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 
 use super::key::parse_key;
 
-/// The batch CSV columns: the suite's, then `key`, `board`, `status`.
+/// The batch CSV columns: the suite's, then `status`.
 pub fn header() -> Vec<&'static str> {
     let mut h: Vec<&str> = crate::harness::HEADER.to_vec();
-    h.extend(["key", "board", "status"]);
+    h.push("status");
     h
 }
 

@@ -228,9 +228,11 @@ fn solve_one(
                 expected_moves: record.expected_best_moves(),
                 result,
                 verdict,
+                variant: String::new(),
+                repeat: 1,
             };
             let mut fields = record_fields(&row, info);
-            fields.extend([key_hex(key), board_text, "solved".into()]);
+            fields.push("solved".into());
             Done {
                 fields,
                 nodes,
@@ -241,20 +243,24 @@ fn solve_one(
         }
         Err(t) => {
             let pos = record.position;
-            let mut fields = vec![String::new(); crate::harness::HEADER.len()];
-            fields[0] = index.to_string();
-            fields[1] = file.display().to_string();
-            fields[2] = pos.board.empty_count().to_string();
-            fields[3] = pos.side.letter().to_string();
-            fields[4] = options.mode.name().to_string();
-            fields[10] = t.nodes.to_string();
-            fields[11] = format!("{:.6}", t.time.as_secs_f64());
-            fields[13] = info.threads.to_string();
-            fields[14] = info.hash_mb.to_string();
-            fields[16] = info.git_rev.clone();
-            fields[17] = info.cpu.clone();
-            fields[18] = info.profile.clone();
-            fields.extend([key_hex(key), board_text, "timeout".into()]);
+            let fields = row_fields(&[
+                ("index", index.to_string()),
+                ("file", file.display().to_string()),
+                ("empties", pos.board.empty_count().to_string()),
+                ("side", pos.side.letter().to_string()),
+                ("mode", options.mode.name().to_string()),
+                ("nodes", t.nodes.to_string()),
+                ("time_s", format!("{:.6}", t.time.as_secs_f64())),
+                ("threads", info.threads.to_string()),
+                ("hash_mb", info.hash_mb.to_string()),
+                ("git_rev", info.git_rev.clone()),
+                ("cpu", info.cpu.clone()),
+                ("profile", info.profile.clone()),
+                ("key", key_hex(key)),
+                ("board", board_text),
+                ("repeat", "1".into()),
+                ("status", "timeout".into()),
+            ]);
             Done {
                 fields,
                 nodes: t.nodes,
@@ -268,6 +274,18 @@ fn solve_one(
 
 fn record_fields(row: &Row, info: &RunInfo) -> Vec<String> {
     record(row, info).into_iter().collect()
+}
+
+/// A batch row with the named columns filled and the others empty.
+fn row_fields(values: &[(&str, String)]) -> Vec<String> {
+    let header = super::output::header();
+    let mut fields = vec![String::new(); header.len()];
+    for (name, value) in values {
+        if let Some(i) = header.iter().position(|h| h == name) {
+            fields[i] = value.clone();
+        }
+    }
+    fields
 }
 
 /// Runs a batch, printing a summary to `out`.
@@ -391,10 +409,12 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                             && !done.contains(&key)
                             && dispatched.insert(key)
                         {
-                            let mut fields = vec![String::new(); crate::harness::HEADER.len()];
-                            fields[1] = options.inputs[file].display().to_string();
-                            fields.extend([key_hex(key), text, format!("error: {error}")]);
-                            bad_rows.push(fields);
+                            bad_rows.push(row_fields(&[
+                                ("file", options.inputs[file].display().to_string()),
+                                ("key", key_hex(key)),
+                                ("board", text),
+                                ("status", format!("error: {error}")),
+                            ]));
                         }
                     }
                 }

@@ -4,6 +4,7 @@
 use super::format::{move_scores_string, moves_string};
 use super::machine;
 use super::suite::Row;
+use crate::batch::key::{key_hex, position_key};
 use crate::error::{Error, Result};
 use crate::search::Mode;
 use std::fs::{File, OpenOptions};
@@ -11,7 +12,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// The CSV columns, in order.
-pub const HEADER: [&str; 20] = [
+pub const HEADER: [&str; 24] = [
     "index",
     "file",
     "empties",
@@ -32,6 +33,10 @@ pub const HEADER: [&str; 20] = [
     "cpu",
     "profile",
     "move_scores",
+    "key",
+    "board",
+    "variant",
+    "repeat",
 ];
 
 /// Where a suite's CSV goes.
@@ -180,7 +185,7 @@ fn class(mode: Mode, score: i32) -> i32 {
 }
 
 /// The CSV fields of one row, in [`HEADER`] order.
-pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 20] {
+pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 24] {
     let r = &row.result;
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
     [
@@ -210,6 +215,10 @@ pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 20] {
         info.cpu.clone(),
         info.profile.clone(),
         move_scores_string(&r.move_scores),
+        key_hex(position_key(&row.position)),
+        row.position.squares_string(),
+        row.variant.clone(),
+        row.repeat.to_string(),
     ]
 }
 

@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod compare;
 pub mod csv_out;
 pub mod format;
 pub mod generate;
@@ -14,14 +15,17 @@ pub mod machine;
 pub mod perft;
 pub mod solve;
 pub mod suite;
+pub mod variant;
 
 pub use bench::{BenchSummary, run_bench};
 pub use check::{Verdict, check};
+pub use compare::{Comparison, run_compare};
 pub use csv_out::{CsvOut, CsvTarget, HEADER};
 pub use generate::run_generate;
 pub use perft::{MAX_PERFT_DEPTH, run_perft};
 pub use solve::{SolveInput, run_solve};
 pub use suite::{Row, SuiteOptions, Summary, run_suite};
+pub use variant::{Variant, VariantKind};
 
 /// Largest transposition table accepted, in MB (1 TB).
 pub const MAX_HASH_MB: u64 = 1 << 20;

@@ -3,12 +3,15 @@
 //! finishes, then sums up.
 
 use super::check::{Verdict, check};
+use super::compare::{Run, compare_runs};
 use super::csv_out::{CsvOut, CsvTarget, RunInfo};
 use super::format::{moves_string, pv_head, score_string};
 use super::histogram::Distribution;
+use super::variant::{Runner, Variant, VariantKind};
+use crate::batch::key::{key_hex, position_key};
 use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{Error, Result};
-use crate::search::{Mode, SearchOptions, SolveResult, Solver, SolverOptions};
+use crate::search::{Mode, SearchOptions, SolveResult, Solver};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -26,6 +29,10 @@ pub struct SuiteOptions {
     pub threads: usize,
     /// Where the CSV goes.
     pub csv: CsvTarget,
+    /// Times each position is solved (by each variant).
+    pub repeat: u32,
+    /// Variants to alternate; empty means this binary with `search`.
+    pub variants: Vec<Variant>,
 }
 
 impl SuiteOptions {
@@ -54,6 +61,10 @@ pub struct Row {
     pub result: SolveResult,
     /// The answer checked against the file.
     pub verdict: Verdict,
+    /// Label of the variant that solved it (empty when a run has one variant).
+    pub variant: String,
+    /// 1-based repetition of this position (1 unless repeated).
+    pub repeat: u32,
 }
 
 /// Totals of a suite run.
@@ -122,7 +133,17 @@ pub fn solve_record(
     mode: Mode,
 ) -> Row {
     solver.clear();
-    let result = solver.solve(record.position.board, mode);
+    checked_row(
+        file,
+        index,
+        record,
+        solver.solve(record.position.board, mode),
+    )
+}
+
+/// The row of `result`, the answer to `record`, checked against the file's values.
+pub fn checked_row(file: &Path, index: usize, record: &ObfRecord, result: SolveResult) -> Row {
+    let mode = result.mode;
     let verdict = check(
         mode,
         &record.expected,
@@ -139,6 +160,8 @@ pub fn solve_record(
         expected_moves: record.expected_best_moves(),
         result,
         verdict,
+        variant: String::new(),
+        repeat: 1,
     }
 }
 
@@ -211,10 +234,20 @@ pub fn run_suite(
         csv_path: csv.as_ref().map(|c| c.path().to_path_buf()),
         ..Summary::default()
     };
-    let mut solver = Solver::new(SolverOptions {
-        hash_mb: options.hash_mb,
-        search: options.search,
-    });
+    let variants = if options.variants.is_empty() {
+        vec![Variant {
+            label: String::new(),
+            kind: VariantKind::Flags(options.search),
+        }]
+    } else {
+        options.variants.clone()
+    };
+    let mut runners: Vec<Runner> = variants
+        .iter()
+        .map(|v| Runner::new(v, options.hash_mb))
+        .collect::<Result<_>>()?;
+    // Per variant: position key -> measurements, for the closing comparison.
+    let mut measured: Vec<Run> = vec![Run::new(); variants.len()];
 
     let mut dist = Distribution::new();
     let print = |out: &mut dyn Write, text: &str| -> Result<()> {
@@ -222,6 +255,7 @@ pub fn run_suite(
             .and_then(|()| out.flush())
             .map_err(Error::Output)
     };
+    let repeat = options.repeat.max(1);
     for (file, records) in &suites {
         print(
             out,
@@ -234,16 +268,52 @@ pub fn run_suite(
         )?;
         print(out, &format!("{}\n", table_header()))?;
         for (i, record) in records.iter().enumerate() {
-            let row = solve_record(&mut solver, file, i + 1, record, options.mode);
-            if let Some(c) = csv.as_mut() {
-                c.write_row(&row, &info)?;
+            for k in 1..=repeat {
+                // Alternate the order too, so neither variant always runs first.
+                let order: Vec<usize> = if k % 2 == 1 {
+                    (0..variants.len()).collect()
+                } else {
+                    (0..variants.len()).rev().collect()
+                };
+                for v in order {
+                    let result = runners[v].solve(record, options.mode, options.hash_mb)?;
+                    let mut row = checked_row(file, i + 1, record, result);
+                    row.variant = variants[v].label.clone();
+                    row.repeat = k;
+                    if let Some(c) = csv.as_mut() {
+                        c.write_row(&row, &info)?;
+                    }
+                    let mut line = table_row(&row);
+                    if variants.len() > 1 || repeat > 1 {
+                        line += &format!("  [{} #{k}]", variants[v].label);
+                    }
+                    print(out, &format!("{line}\n"))?;
+                    dist.record(row.result.nodes, row.result.time);
+                    let m = measured[v]
+                        .entry((
+                            key_hex(position_key(&row.position)),
+                            options.mode.name().into(),
+                        ))
+                        .or_default();
+                    m.empties = row.position.board.empty_count();
+                    m.nodes.push(row.result.nodes);
+                    m.times.push(row.result.time.as_secs_f64());
+                    summary.add(&row);
+                }
             }
-            print(out, &format!("{}\n", table_row(&row)))?;
-            dist.record(row.result.nodes, row.result.time);
-            summary.add(&row);
         }
     }
     print(out, &format!("\n{}{}", summary.report(), dist.report()))?;
+    if variants.len() == 2 {
+        print(
+            out,
+            &format!(
+                "\ncomparison: A = {}, B = {}\n",
+                variants[0].label, variants[1].label
+            ),
+        )?;
+        compare_runs(&measured[0], &measured[1], "A", "B", out)?;
+    }
     Ok(summary)
 }
 
@@ -267,6 +337,8 @@ mod tests {
             search: SearchOptions::default(),
             threads: 1,
             csv: CsvTarget::Path(csv.clone()),
+            repeat: 1,
+            variants: Vec::new(),
         };
         let mut out = Vec::new();
         let summary = run_suite(std::slice::from_ref(&obf), &options, &mut out).expect("runs");
@@ -313,6 +385,8 @@ mod tests {
             search: SearchOptions::default(),
             threads: 1,
             csv: CsvTarget::Default(dir.path().join("results")),
+            repeat: 1,
+            variants: Vec::new(),
         };
         let err = run_suite(&[good, bad], &options, &mut Vec::new()).expect_err("bad line");
         assert!(err.to_string().contains("bad.obf:2:"), "{err}");

@@ -1,0 +1,332 @@
+//! `finale compare`: matches the positions of two runs (suite or batch CSVs, or two
+//! variants within one repeated run) and says whether one is faster, with the noise
+//! taken into account: per-position node and time ratios, their geometric means, and a
+//! 95 % confidence interval of the time ratio from the spread of the per-position ratios.
+
+use crate::error::{Error, Result};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One run's measurements of one position: nodes and every repeated time.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Measured {
+    pub(crate) empties: u32,
+    pub(crate) nodes: Vec<u64>,
+    pub(crate) times: Vec<f64>,
+}
+
+/// A run: positions by (key, mode).
+pub(crate) type Run = BTreeMap<(String, String), Measured>;
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Reads the solved rows of a suite or batch CSV, grouped by variant label.
+fn load(path: &Path) -> Result<BTreeMap<String, Run>> {
+    let csv_err = |source| Error::Csv {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut r = csv::Reader::from_path(path).map_err(csv_err)?;
+    let header: Vec<String> = r
+        .headers()
+        .map_err(csv_err)?
+        .iter()
+        .map(String::from)
+        .collect();
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let need = |name: &str| {
+        col(name).ok_or_else(|| {
+            Error::Invalid(format!(
+                "{}:1: no '{name}' column: not a finale suite or batch CSV",
+                path.display()
+            ))
+        })
+    };
+    let (key, mode, nodes, time, empties) = (
+        need("key")?,
+        need("mode")?,
+        need("nodes")?,
+        need("time_s")?,
+        need("empties")?,
+    );
+    let (variant, status) = (col("variant"), col("status"));
+    let mut runs: BTreeMap<String, Run> = BTreeMap::new();
+    for rec in r.records() {
+        let rec = rec.map_err(csv_err)?;
+        let line = rec.position().map_or(0, |p| p.line());
+        if status.is_some_and(|s| rec.get(s) != Some("solved")) {
+            continue;
+        }
+        let bad = |what: &str| Error::Invalid(format!("{}:{line}: bad {what}", path.display()));
+        let field = |i: usize| rec.get(i).unwrap_or_default();
+        let label = variant.map(|v| field(v).to_string()).unwrap_or_default();
+        let m = runs
+            .entry(label)
+            .or_default()
+            .entry((field(key).to_string(), field(mode).to_string()))
+            .or_default();
+        m.empties = field(empties).parse().map_err(|_| bad("empties"))?;
+        m.nodes
+            .push(field(nodes).parse().map_err(|_| bad("nodes"))?);
+        m.times
+            .push(field(time).parse().map_err(|_| bad("time_s"))?);
+    }
+    Ok(runs)
+}
+
+/// Two-sided 95 % quantile of Student's t with `df` degrees of freedom.
+fn t95(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+        2.052, 2.048, 2.045, 2.042,
+    ];
+    match df {
+        0 => f64::INFINITY,
+        1..=30 => T[df - 1],
+        _ => 1.96,
+    }
+}
+
+/// The outcome of a comparison of B against A.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Positions in both runs.
+    pub positions: usize,
+    /// Positions whose node counts differ.
+    pub node_differences: usize,
+    /// Geometric mean of nodes(B) / nodes(A).
+    pub node_ratio: f64,
+    /// Geometric mean of time(B) / time(A) (medians over repeats).
+    pub time_ratio: f64,
+    /// 95 % confidence interval of `time_ratio`.
+    pub time_ratio_ci: (f64, f64),
+    /// Median over positions of the relative spread (max - min) / median of repeated
+    /// times, when runs were repeated: the noise of one measurement.
+    pub repeat_spread: Option<f64>,
+    /// One sentence.
+    pub verdict: String,
+}
+
+pub(crate) fn compare_runs(
+    a: &Run,
+    b: &Run,
+    la: &str,
+    lb: &str,
+    out: &mut impl Write,
+) -> Result<Comparison> {
+    let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(Error::Output);
+    w(
+        out,
+        format!(
+            "{:<18} {:>3} {:>14} {:>14} {:>8} {:>10} {:>10} {:>8}\n",
+            "key", "emp", "nodes A", "nodes B", "B/A", "time A", "time B", "B/A"
+        ),
+    )?;
+    let (mut logs_n, mut logs_t, mut spreads) = (Vec::new(), Vec::new(), Vec::new());
+    let mut node_differences = 0;
+    for (k, ma) in a {
+        let Some(mb) = b.get(k) else { continue };
+        let na = median(&mut ma.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
+        let nb = median(&mut mb.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
+        let ta = median(&mut ma.times.clone());
+        let tb = median(&mut mb.times.clone());
+        if na != nb {
+            node_differences += 1;
+        }
+        for m in [ma, mb] {
+            if m.times.len() > 1 {
+                let mut t = m.times.clone();
+                let med = median(&mut t);
+                if med > 0.0 {
+                    spreads.push((t[t.len() - 1] - t[0]) / med);
+                }
+            }
+        }
+        let rn = if na > 0.0 { nb / na } else { 1.0 };
+        let rt = if ta > 0.0 && tb > 0.0 {
+            tb / ta
+        } else {
+            f64::NAN
+        };
+        logs_n.push(rn.ln());
+        if rt.is_finite() {
+            logs_t.push(rt.ln());
+        }
+        w(
+            out,
+            format!(
+                "{:<18} {:>3} {:>14} {:>14} {:>8.3} {:>10.4} {:>10.4} {:>8.3}\n",
+                k.0, ma.empties, na as u64, nb as u64, rn, ta, tb, rt
+            ),
+        )?;
+    }
+    let positions = logs_n.len();
+    if positions == 0 {
+        return Err(Error::Invalid(format!(
+            "compare: no position is in both {la} and {lb}"
+        )));
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let node_ratio = mean(&logs_n).exp();
+    let mt = mean(&logs_t);
+    let n = logs_t.len();
+    let sd = if n > 1 {
+        (logs_t.iter().map(|x| (x - mt).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
+    } else {
+        f64::INFINITY
+    };
+    let half = t95(n.saturating_sub(1)) * sd / (n as f64).sqrt();
+    let ci = ((mt - half).exp(), (mt + half).exp());
+    let time_ratio = mt.exp();
+    let repeat_spread = (!spreads.is_empty()).then(|| median(&mut spreads));
+    let verdict = if !ci.0.is_finite() || !ci.1.is_finite() || n < 2 {
+        "too few positions to tell the runs apart".to_string()
+    } else if ci.1 < 1.0 {
+        format!(
+            "{lb} is faster than {la}: time x{time_ratio:.3} (95 % CI {:.3}-{:.3})",
+            ci.0, ci.1
+        )
+    } else if ci.0 > 1.0 {
+        format!(
+            "{lb} is slower than {la}: time x{time_ratio:.3} (95 % CI {:.3}-{:.3})",
+            ci.0, ci.1
+        )
+    } else {
+        format!(
+            "no significant difference: time x{time_ratio:.3} (95 % CI {:.3}-{:.3}) is within the noise",
+            ci.0, ci.1
+        )
+    };
+    let mut summary = format!(
+        "\npositions     {positions}\nnode counts   {} of {positions} differ; geometric mean B/A {node_ratio:.4}\n\
+         time          geometric mean B/A {time_ratio:.4}, 95 % CI {:.4}-{:.4}\n",
+        node_differences, ci.0, ci.1
+    );
+    if let Some(s) = repeat_spread {
+        summary += &format!("repeat spread median (max-min)/median {:.1} %\n", s * 100.0);
+    }
+    summary += &format!("verdict       {verdict}\n");
+    w(out, summary)?;
+    Ok(Comparison {
+        positions,
+        node_differences,
+        node_ratio,
+        time_ratio,
+        time_ratio_ci: ci,
+        repeat_spread,
+        verdict,
+    })
+}
+
+/// Compares two CSVs (B against A), or the two variants of one CSV.
+pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison> {
+    let one = |runs: BTreeMap<String, Run>, path: &Path| -> Result<(String, Run)> {
+        let n = runs.len();
+        let mut it = runs.into_iter();
+        match (it.next(), n) {
+            (Some(r), 1) => Ok(r),
+            _ => Err(Error::Invalid(format!(
+                "{}: holds {n} variants; compare it alone to compare them",
+                path.display()
+            ))),
+        }
+    };
+    match files {
+        [a] => {
+            let runs = load(a)?;
+            if runs.len() != 2 {
+                return Err(Error::Invalid(format!(
+                    "{}: compare of one file needs exactly two variants, found {}",
+                    a.display(),
+                    runs.len()
+                )));
+            }
+            let mut it = runs.into_iter();
+            let (Some((la, ra)), Some((lb, rb))) = (it.next(), it.next()) else {
+                unreachable!("two variants checked above")
+            };
+            compare_runs(&ra, &rb, &format!("'{la}'"), &format!("'{lb}'"), out)
+        }
+        [a, b] => {
+            let (_, ra) = one(load(a)?, a)?;
+            let (_, rb) = one(load(b)?, b)?;
+            compare_runs(
+                &ra,
+                &rb,
+                &a.display().to_string(),
+                &b.display().to_string(),
+                out,
+            )
+        }
+        _ => Err(Error::Invalid(
+            "compare: give two CSVs (A B), or one CSV with two variants".into(),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(rows: &[(&str, u64, f64)]) -> Run {
+        rows.iter()
+            .map(|&(k, n, t)| {
+                (
+                    (k.to_string(), "exact".to_string()),
+                    Measured {
+                        empties: 20,
+                        nodes: vec![n],
+                        times: vec![t],
+                    },
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_clear_speed_up_is_significant_and_noise_is_not() {
+        let a = run(&[
+            ("a", 100, 1.0),
+            ("b", 200, 2.0),
+            ("c", 300, 3.0),
+            ("d", 50, 0.5),
+        ]);
+        let faster = run(&[
+            ("a", 100, 0.80),
+            ("b", 200, 1.62),
+            ("c", 300, 2.37),
+            ("d", 50, 0.41),
+        ]);
+        let c = compare_runs(&a, &faster, "A", "B", &mut Vec::new()).unwrap();
+        assert_eq!(c.positions, 4);
+        assert_eq!(c.node_differences, 0);
+        assert!((c.time_ratio - 0.8).abs() < 0.01, "{c:?}");
+        assert!(
+            c.time_ratio_ci.1 < 1.0 && c.verdict.contains("faster"),
+            "{c:?}"
+        );
+
+        let noisy = run(&[
+            ("a", 100, 1.10),
+            ("b", 210, 1.85),
+            ("c", 300, 3.2),
+            ("d", 50, 0.47),
+        ]);
+        let c = compare_runs(&a, &noisy, "A", "B", &mut Vec::new()).unwrap();
+        assert_eq!(c.node_differences, 1);
+        assert!(c.verdict.starts_with("no significant"), "{c:?}");
+        assert!(compare_runs(&a, &run(&[("z", 1, 1.0)]), "A", "B", &mut Vec::new()).is_err());
+    }
+}

@@ -1,0 +1,250 @@
+//! Variants for side-by-side timing: flag sets run in this process, or other finale
+//! binaries run on one position at a time. `finale suite --repeat K` alternates them on
+//! every position so that a slow spell of a shared machine hits all of them alike.
+
+use crate::board::{ObfRecord, Square};
+use crate::error::{Error, Result};
+use crate::search::{Mode, PvMove, SearchOptions, SolveResult, Solver, SolverOptions};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// What a variant is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VariantKind {
+    /// This binary with these search switches.
+    Flags(SearchOptions),
+    /// Another finale binary (its `suite` command is run per position).
+    Binary(PathBuf),
+}
+
+/// A labelled variant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// Name in tables and the CSV `variant` column.
+    pub label: String,
+    /// How it solves.
+    pub kind: VariantKind,
+}
+
+impl Variant {
+    /// A flag set such as `"--no-etc --no-stability"`; `""` is the default search.
+    pub fn from_flags(text: &str) -> Result<Variant> {
+        let mut o = SearchOptions::default();
+        for flag in text.split_whitespace() {
+            match flag {
+                "--no-etc" => o.etc = false,
+                "--no-stability" => o.stability = false,
+                "--no-tt" => o.tt = false,
+                "--no-first-guess" => o.first_guess = false,
+                "--ordering=fastest-first" => {}
+                _ => {
+                    return Err(Error::Invalid(format!(
+                        "--variant '{text}': unknown flag '{flag}' (known: --no-etc, \
+                         --no-stability, --no-tt, --no-first-guess, --ordering=fastest-first)"
+                    )));
+                }
+            }
+        }
+        let label = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        Ok(Variant {
+            label: if label.is_empty() {
+                "default".into()
+            } else {
+                label
+            },
+            kind: VariantKind::Flags(o),
+        })
+    }
+
+    /// Another finale binary.
+    pub fn from_binary(path: &Path) -> Result<Variant> {
+        if !path.is_file() {
+            return Err(Error::Invalid(format!(
+                "--binary {}: no such file",
+                path.display()
+            )));
+        }
+        Ok(Variant {
+            label: path.display().to_string(),
+            kind: VariantKind::Binary(path.to_path_buf()),
+        })
+    }
+}
+
+/// A variant ready to solve.
+pub(crate) enum Runner {
+    Solver(Box<Solver>),
+    Binary { path: PathBuf, dir: ScratchDir },
+}
+
+impl Runner {
+    pub(crate) fn new(v: &Variant, hash_mb: usize) -> Result<Runner> {
+        Ok(match &v.kind {
+            VariantKind::Flags(search) => Runner::Solver(Box::new(Solver::new(SolverOptions {
+                hash_mb,
+                search: *search,
+            }))),
+            VariantKind::Binary(path) => Runner::Binary {
+                path: path.clone(),
+                dir: ScratchDir::new()?,
+            },
+        })
+    }
+
+    /// Solves one record with a cleared table.
+    pub(crate) fn solve(
+        &mut self,
+        record: &ObfRecord,
+        mode: Mode,
+        hash_mb: usize,
+    ) -> Result<SolveResult> {
+        match self {
+            Runner::Solver(solver) => {
+                solver.clear();
+                Ok(solver.solve(record.position.board, mode))
+            }
+            Runner::Binary { path, dir } => run_binary(path, dir, record, mode, hash_mb),
+        }
+    }
+}
+
+/// A temporary directory removed when dropped.
+pub(crate) struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    fn new() -> Result<ScratchDir> {
+        static N: AtomicU64 = AtomicU64::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "finale-variant-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).map_err(|source| Error::Write {
+            path: dir.clone(),
+            source,
+        })?;
+        Ok(ScratchDir(dir))
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn run_binary(
+    bin: &Path,
+    dir: &ScratchDir,
+    record: &ObfRecord,
+    mode: Mode,
+    hash_mb: usize,
+) -> Result<SolveResult> {
+    let obf = dir.0.join("position.obf");
+    let csv = dir.0.join("row.csv");
+    let pairs: Vec<String> = record
+        .expected
+        .iter()
+        .map(|(m, s)| format!("{m}:{s:+};"))
+        .collect();
+    let line = format!("{}; {}\n", record.position, pairs.join(" "));
+    std::fs::write(&obf, line).map_err(|source| Error::Write {
+        path: obf.clone(),
+        source,
+    })?;
+    let output = Command::new(bin)
+        .arg("suite")
+        .arg(&obf)
+        .arg("--csv")
+        .arg(&csv)
+        .args(["--hash-mb", &hash_mb.to_string(), "--mode", mode.name()])
+        .output()
+        .map_err(|source| Error::Io {
+            path: bin.to_path_buf(),
+            source,
+        })?;
+    // Exit 1 means a wrong answer: still an answer to time.
+    if !matches!(output.status.code(), Some(0 | 1)) {
+        let err = String::from_utf8_lossy(&output.stderr);
+        return Err(Error::Invalid(format!(
+            "{}: {}",
+            bin.display(),
+            err.lines().next().unwrap_or("failed")
+        )));
+    }
+    let bad = |what: &str| Error::Invalid(format!("{}: {what} in its CSV", bin.display()));
+    let mut r = csv::Reader::from_path(&csv).map_err(|source| Error::Csv {
+        path: csv.clone(),
+        source,
+    })?;
+    let header: Vec<String> = r
+        .headers()
+        .map_err(|_| bad("no header"))?
+        .iter()
+        .map(String::from)
+        .collect();
+    let rec = r
+        .records()
+        .next()
+        .and_then(|x| x.ok())
+        .ok_or_else(|| bad("no row"))?;
+    let get = |name: &str| {
+        header
+            .iter()
+            .position(|h| h == name)
+            .and_then(|i| rec.get(i))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let squares =
+        |text: &str| -> Vec<Square> { text.split_whitespace().filter_map(Square::parse).collect() };
+    Ok(SolveResult {
+        mode,
+        score: get("score").parse().map_err(|_| bad("bad score"))?,
+        best_moves: squares(&get("best_moves")),
+        move_scores: get("move_scores")
+            .split_whitespace()
+            .filter_map(|p| {
+                let (m, s) = p.split_once(':')?;
+                Some((Square::parse(m)?, s.trim_start_matches('+').parse().ok()?))
+            })
+            .collect(),
+        pv: get("pv")
+            .split_whitespace()
+            .filter_map(|m| {
+                if m == "pass" {
+                    Some(PvMove::Pass)
+                } else {
+                    Square::parse(m).map(PvMove::Play)
+                }
+            })
+            .collect(),
+        nodes: get("nodes").parse().map_err(|_| bad("bad nodes"))?,
+        time: Duration::from_secs_f64(
+            get("time_s")
+                .parse::<f64>()
+                .map_err(|_| bad("bad time_s"))?
+                .max(0.0),
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flag_sets_parse() {
+        let v = Variant::from_flags("  --no-etc   --no-stability ").unwrap();
+        assert_eq!(v.label, "--no-etc --no-stability");
+        let VariantKind::Flags(o) = v.kind else {
+            panic!("flags")
+        };
+        assert!(!o.etc && !o.stability && o.tt && o.first_guess);
+        assert_eq!(Variant::from_flags("").unwrap().label, "default");
+        assert!(Variant::from_flags("--fast").is_err());
+        assert!(Variant::from_binary(Path::new("/no/such/finale")).is_err());
+    }
+}

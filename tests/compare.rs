@@ -1,0 +1,104 @@
+//! Variant comparison as a user runs it: `suite --repeat` alternating flag sets or
+//! binaries, and `compare` on the CSVs it writes.
+
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_finale");
+
+fn three_positions(dir: &Path) -> std::path::PathBuf {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("suites/fforum-1-19.obf"),
+    )
+    .unwrap();
+    let path = dir.join("three.obf");
+    std::fs::write(&path, text.lines().take(3).collect::<Vec<_>>().join("\n")).unwrap();
+    path
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(BIN).args(args).output().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn repeated_variants_are_alternated_recorded_and_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = three_positions(dir.path());
+    let csv = dir.path().join("rep.csv");
+    let (code, out, err) = run(&[
+        "suite",
+        input.to_str().unwrap(),
+        "--repeat",
+        "2",
+        "--variant=",
+        "--variant=--no-etc --no-stability",
+        "--binary",
+        BIN,
+        "--csv",
+        csv.to_str().unwrap(),
+        "--hash-mb",
+        "16",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("wrong scores  0"), "{out}");
+    let mut r = csv::Reader::from_path(&csv).unwrap();
+    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let vi = h.iter().position(|c| c == "variant").unwrap();
+    let ri = h.iter().position(|c| c == "repeat").unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    // 3 positions x 2 repeats x 3 variants.
+    assert_eq!(rows.len(), 18);
+    for v in ["default", "--no-etc --no-stability", BIN] {
+        assert_eq!(rows.iter().filter(|x| &x[vi] == v).count(), 6, "{v}");
+    }
+    // Repeats alternate the order: the second round starts with the last variant.
+    assert_eq!(&rows[0][vi], "default");
+    assert_eq!(&rows[3][vi], BIN);
+    assert_eq!(&rows[3][ri], "2");
+
+    // Three variants in one file: compare refuses rather than guessing which two.
+    let (code, _, err) = run(&["compare", csv.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("two variants"), "{err}");
+}
+
+#[test]
+fn compare_two_runs_and_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = three_positions(dir.path());
+    let a = dir.path().join("a.csv");
+    let b = dir.path().join("b.csv");
+    for (csv, extra) in [(&a, None), (&b, Some("--no-etc"))] {
+        let mut args = vec![
+            "suite",
+            input.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+            "--hash-mb",
+            "16",
+        ];
+        args.extend(extra);
+        assert_eq!(run(&args).0, 0);
+    }
+    let (code, out, err) = run(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("positions     3"), "{out}");
+    assert!(out.contains("verdict"), "{out}");
+
+    let junk = dir.path().join("junk.csv");
+    std::fs::write(&junk, "x,y\n1,2\n").unwrap();
+    let (code, _, err) = run(&["compare", a.to_str().unwrap(), junk.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("error:") && err.contains("junk.csv"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["suite", input.to_str().unwrap(), "--variant=--fast"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--fast"), "{err}");
+}
