@@ -53,6 +53,16 @@ enum Command {
         #[arg(required = true, num_args = 1..=2, value_name = "CSV")]
         files: Vec<PathBuf>,
     },
+    /// Draw suite or batch CSVs into an SVG: time and node rate per position against
+    /// empties, and each run's time relative to the first.
+    Report {
+        /// Suite or batch CSVs (each file, or each variant within one, is a run).
+        #[arg(required = true, value_name = "CSV")]
+        files: Vec<PathBuf>,
+        /// The SVG to write.
+        #[arg(long, value_name = "OUT.svg")]
+        svg: PathBuf,
+    },
     /// Print reproducible random positions (random play from the start) as OBF lines.
     Generate {
         /// Seed of the random play.
@@ -281,6 +291,9 @@ fn main() -> ExitCode {
         Command::Suite(args) => suite(args, &mut stdout),
         Command::Bench => harness::run_bench(&mut stdout).map(|_| ExitCode::SUCCESS),
         Command::Batch(args) => batch(args, &mut stdout),
+        Command::Report { files, svg } => {
+            harness::run_report(&files, &svg, &mut stdout).map(|()| ExitCode::SUCCESS)
+        }
         Command::Compare { files } => {
             harness::run_compare(&files, &mut stdout).map(|_| ExitCode::SUCCESS)
         }

@@ -102,3 +102,49 @@ fn compare_two_runs_and_bad_input() {
     assert_eq!(code, 2);
     assert!(err.contains("--fast"), "{err}");
 }
+
+#[test]
+fn report_draws_an_svg_of_real_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = three_positions(dir.path());
+    let csv = dir.path().join("rep.csv");
+    let (code, _, err) = run(&[
+        "suite",
+        input.to_str().unwrap(),
+        "--repeat",
+        "2",
+        "--variant=",
+        "--variant=--no-etc",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--hash-mb",
+        "16",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let svg = dir.path().join("r.svg");
+    let (code, out, err) = run(&[
+        "report",
+        csv.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("rep [default]: 6 positions"), "{out}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"), "an SVG document");
+    // Three panels, one point per solved row and panel (12 rows in the first two panels,
+    // 6 relative points in the third).
+    assert_eq!(
+        text.matches("<circle").count(),
+        12 + 12 + 6 + 2,
+        "points and legend marks"
+    );
+    let (code, _, err) = run(&[
+        "report",
+        input.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "an OBF file is not a run");
+    assert!(err.starts_with("error:"), "{err}");
+}

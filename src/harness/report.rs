@@ -1,0 +1,233 @@
+//! `finale report`: pictures of runs, so a user can look rather than read. One SVG with
+//! three panels: time per position against empties (log scale), node rate against
+//! empties, and, when there are two or more runs or variants, each one's time relative
+//! to the first on the positions they share.
+
+use crate::error::{Error, Result};
+use plotters::prelude::*;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One solved position of one run.
+#[derive(Clone, Debug)]
+struct Point {
+    key: String,
+    empties: u32,
+    time: f64,
+    nps: f64,
+}
+
+/// Runs by label: a file name, plus the variant when a file holds several.
+fn load(files: &[PathBuf]) -> Result<BTreeMap<String, Vec<Point>>> {
+    let mut runs: BTreeMap<String, Vec<Point>> = BTreeMap::new();
+    for path in files {
+        let csv_err = |source| Error::Csv {
+            path: path.clone(),
+            source,
+        };
+        let mut r = csv::Reader::from_path(path).map_err(csv_err)?;
+        let header: Vec<String> = r
+            .headers()
+            .map_err(csv_err)?
+            .iter()
+            .map(String::from)
+            .collect();
+        let col = |name: &str| header.iter().position(|h| h == name);
+        let need = |name: &str| {
+            col(name).ok_or_else(|| {
+                Error::Invalid(format!(
+                    "{}:1: no '{name}' column: not a finale suite or batch CSV",
+                    path.display()
+                ))
+            })
+        };
+        let (empties, time, nodes) = (need("empties")?, need("time_s")?, need("nodes")?);
+        let (key, variant, status) = (col("key"), col("variant"), col("status"));
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for rec in r.records() {
+            let rec = rec.map_err(csv_err)?;
+            if status.is_some_and(|s| rec.get(s) != Some("solved")) {
+                continue;
+            }
+            let line = rec.position().map_or(0, |p| p.line());
+            let bad = |what: &str| Error::Invalid(format!("{}:{line}: bad {what}", path.display()));
+            let f = |i: usize| rec.get(i).unwrap_or_default();
+            let t: f64 = f(time).parse().map_err(|_| bad("time_s"))?;
+            let n: f64 = f(nodes).parse().map_err(|_| bad("nodes"))?;
+            let label = match variant.map(f).filter(|v| !v.is_empty()) {
+                Some(v) => format!("{stem} [{v}]"),
+                None => stem.clone(),
+            };
+            runs.entry(label).or_default().push(Point {
+                key: key
+                    .map(|k| f(k).to_string())
+                    .unwrap_or_else(|| line.to_string()),
+                empties: f(empties).parse().map_err(|_| bad("empties"))?,
+                time: t.max(1e-6),
+                nps: if t > 0.0 { n / t } else { 0.0 },
+            });
+        }
+    }
+    if runs.values().all(|v| v.is_empty()) {
+        return Err(Error::Invalid(
+            "report: no solved positions in the CSVs".into(),
+        ));
+    }
+    Ok(runs)
+}
+
+const COLORS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+];
+
+fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Invalid(format!("{}: cannot draw: {e}", path.display()))
+}
+
+/// Draws the report of `files` into the SVG `svg`, and prints a line per run to `out`.
+pub fn run_report(files: &[PathBuf], svg: &Path, out: &mut impl Write) -> Result<()> {
+    let runs = load(files)?;
+    let all: Vec<&Point> = runs.values().flatten().collect();
+    let (e_min, e_max) = all.iter().fold((u32::MAX, 0), |(lo, hi), p| {
+        (lo.min(p.empties), hi.max(p.empties))
+    });
+    let (x0, x1) = (e_min as f64 - 0.5, e_max as f64 + 0.5);
+    let t_min = all.iter().map(|p| p.time).fold(f64::INFINITY, f64::min);
+    let t_max = all.iter().map(|p| p.time).fold(0.0, f64::max);
+    let n_max = all.iter().map(|p| p.nps).fold(0.0, f64::max) / 1e6;
+
+    // Relative times against the first run, on shared positions.
+    let mut first = runs.values();
+    let base: BTreeMap<&str, f64> = first
+        .next()
+        .map(|v| v.iter().map(|p| (p.key.as_str(), p.time)).collect())
+        .unwrap_or_default();
+    let ratios: Vec<(usize, Vec<(f64, f64)>)> = runs
+        .values()
+        .enumerate()
+        .skip(1)
+        .map(|(i, v)| {
+            let pts = v
+                .iter()
+                .filter_map(|p| {
+                    base.get(p.key.as_str())
+                        .map(|b| (p.empties as f64, p.time / b))
+                })
+                .collect();
+            (i, pts)
+        })
+        .collect();
+    let panels = if ratios.is_empty() { 2 } else { 3 };
+
+    let root = SVGBackend::new(svg, (1000, 380 * panels as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_error(svg, e))?;
+    let areas = root.split_evenly((panels, 1));
+
+    let mut chart = ChartBuilder::on(&areas[0])
+        .caption("time per position (s, log scale)", ("sans-serif", 20))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x0..x1, (t_min / 2.0..t_max * 2.0).log_scale())
+        .map_err(|e| plot_error(svg, e))?;
+    chart
+        .configure_mesh()
+        .x_desc("empty squares")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0e}"))
+        .draw()
+        .map_err(|e| plot_error(svg, e))?;
+    for (i, (label, pts)) in runs.iter().enumerate() {
+        let c = COLORS[i % COLORS.len()];
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|p| Circle::new((p.empties as f64, p.time), 4, c.filled())),
+            )
+            .map_err(|e| plot_error(svg, e))?
+            .label(label.clone())
+            .legend(move |(x, y)| Circle::new((x, y), 4, c.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .border_style(BLACK)
+        .background_style(WHITE.mix(0.8))
+        .draw()
+        .map_err(|e| plot_error(svg, e))?;
+
+    let mut chart = ChartBuilder::on(&areas[1])
+        .caption("million nodes per second per position", ("sans-serif", 20))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x0..x1, 0.0..n_max * 1.1 + 1e-9)
+        .map_err(|e| plot_error(svg, e))?;
+    chart
+        .configure_mesh()
+        .x_desc("empty squares")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()
+        .map_err(|e| plot_error(svg, e))?;
+    for (i, pts) in runs.values().enumerate() {
+        let c = COLORS[i % COLORS.len()];
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|p| Circle::new((p.empties as f64, p.nps / 1e6), 4, c.filled())),
+            )
+            .map_err(|e| plot_error(svg, e))?;
+    }
+
+    if !ratios.is_empty() {
+        let all_r: Vec<f64> = ratios
+            .iter()
+            .flat_map(|(_, v)| v.iter().map(|p| p.1))
+            .collect();
+        let lo = all_r.iter().copied().fold(1.0, f64::min);
+        let hi = all_r.iter().copied().fold(1.0, f64::max);
+        let name = runs.keys().next().cloned().unwrap_or_default();
+        let mut chart = ChartBuilder::on(&areas[2])
+            .caption(
+                format!("time relative to {name} (log scale; below 1 is faster)"),
+                ("sans-serif", 20),
+            )
+            .margin(10)
+            .x_label_area_size(35)
+            .y_label_area_size(60)
+            .build_cartesian_2d(x0..x1, (lo / 1.2..hi * 1.2).log_scale())
+            .map_err(|e| plot_error(svg, e))?;
+        chart
+            .configure_mesh()
+            .x_desc("empty squares")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.2}"))
+            .draw()
+            .map_err(|e| plot_error(svg, e))?;
+        chart
+            .draw_series(LineSeries::new([(x0, 1.0), (x1, 1.0)], BLACK))
+            .map_err(|e| plot_error(svg, e))?;
+        for (i, pts) in &ratios {
+            let c = COLORS[i % COLORS.len()];
+            chart
+                .draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 4, c.filled())))
+                .map_err(|e| plot_error(svg, e))?;
+        }
+    }
+    root.present().map_err(|e| plot_error(svg, e))?;
+
+    for (label, pts) in &runs {
+        let total: f64 = pts.iter().map(|p| p.time).sum();
+        writeln!(out, "{label}: {} positions, {total:.3} s", pts.len()).map_err(Error::Output)?;
+    }
+    writeln!(out, "svg           {}", svg.display()).map_err(Error::Output)?;
+    Ok(())
+}
