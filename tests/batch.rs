@@ -276,3 +276,93 @@ fn time_limit_gives_timeout_rows_and_bad_lines_are_handled() {
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read_to_string(&foreign).unwrap(), "a,b\n1,2\n");
 }
+
+/// Runs one of the example cluster scripts with `finale` replaced by the binary under test.
+fn script(name: &str) -> Command {
+    let mut c = Command::new("bash");
+    c.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts").join(name))
+        .env("FINALE", BIN)
+        .env("HASH_MB", "16");
+    c
+}
+
+/// Keys of the rows of a CSV, each required to be right.
+fn right_keys(path: &Path) -> Vec<String> {
+    rows(path)
+        .into_iter()
+        .map(|r| {
+            assert_eq!(r["ok"], "true", "{}", r["key"]);
+            r["key"].clone()
+        })
+        .collect()
+}
+
+#[test]
+fn slurm_array_script_shards_cover_the_input() {
+    // The job script run as four array tasks 1..4 (as `sbatch --array=1-4` would).
+    let dir = tempfile::tempdir().unwrap();
+    let input = suite("fforum-1-19.obf");
+    let out_dir = dir.path().join("out");
+    let mut all = Vec::new();
+    for task in 1..=4 {
+        let o = script("slurm-batch.sh")
+            .arg(&input)
+            .arg(&out_dir)
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
+            .env("SLURM_ARRAY_TASK_MIN", "1")
+            .env("SLURM_ARRAY_TASK_COUNT", "4")
+            .env("SLURM_CPUS_PER_TASK", "1")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        all.extend(right_keys(&out_dir.join(format!("shard-{task}.csv"))));
+    }
+    let n = all.len();
+    let set: HashSet<String> = all.into_iter().collect();
+    assert_eq!(n, set.len(), "a position in two shards");
+    assert_eq!(set, keys_of_file(&input));
+    // Outside an array task the script refuses to run.
+    let o = script("slurm-batch.sh")
+        .arg(&input)
+        .arg(&out_dir)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+}
+
+#[test]
+fn gnu_parallel_script_shards_and_merges() {
+    // CI installs GNU parallel (.ci/run); a developer machine without it cannot run this.
+    let has_parallel = Command::new("parallel")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        has_parallel,
+        "GNU parallel is needed for this test: apt install parallel"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let input = suite("fforum-1-19.obf");
+    let out_dir = dir.path().join("out");
+    let o = script("parallel-batch.sh")
+        .arg(&input)
+        .arg(&out_dir)
+        .arg("3")
+        .env("JOBS", "2")
+        .env("THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut union = HashSet::new();
+    for i in 0..3 {
+        for k in right_keys(&out_dir.join(format!("shard-{i}.csv"))) {
+            assert!(union.insert(k), "a position in two shards");
+        }
+    }
+    assert_eq!(union, keys_of_file(&input));
+    let merged = right_keys(&out_dir.join("all.csv"));
+    assert_eq!(merged.len(), 19);
+    assert_eq!(merged.into_iter().collect::<HashSet<_>>(), union);
+}
