@@ -280,9 +280,13 @@ fn time_limit_gives_timeout_rows_and_bad_lines_are_handled() {
 /// Runs one of the example cluster scripts with `finale` replaced by the binary under test.
 fn script(name: &str) -> Command {
     let mut c = Command::new("bash");
-    c.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts").join(name))
-        .env("FINALE", BIN)
-        .env("HASH_MB", "16");
+    c.arg(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scripts")
+            .join(name),
+    )
+    .env("FINALE", BIN)
+    .env("HASH_MB", "16");
     c
 }
 
