@@ -370,3 +370,63 @@ fn gnu_parallel_script_shards_and_merges() {
     assert_eq!(merged.len(), 19);
     assert_eq!(merged.into_iter().collect::<HashSet<_>>(), union);
 }
+
+/// Peak memory in MB from a batch summary.
+fn peak_mb(stdout: &[u8]) -> f64 {
+    let text = String::from_utf8_lossy(stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("peak memory"))
+        .unwrap_or_else(|| panic!("no peak memory line in:\n{text}"));
+    line.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+#[test]
+fn large_inputs_stream_with_flat_memory() {
+    // Ten times the positions must not cost ten times the memory: rows are written, not
+    // kept, and input is read line by line. Only the key sets grow (8-20 bytes a position).
+    // Holding the rows (~200 bytes each) or the input text (~67 bytes a line) would add
+    // well over 12 MB between these two runs.
+    let dir = tempfile::tempdir().unwrap();
+    let mut peaks = Vec::new();
+    for count in [20_000usize, 200_000] {
+        let input = dir.path().join(format!("in{count}.obf"));
+        let out = dir.path().join(format!("out{count}.csv"));
+        let generated = Command::new(BIN)
+            .args(["generate", "--seed", "11", "--empties", "2-6", "--count"])
+            .arg(count.to_string())
+            .output()
+            .unwrap();
+        assert!(generated.status.success());
+        std::fs::write(&input, &generated.stdout).unwrap();
+        let o = batch(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "1",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let solved = rows(&out);
+        let distinct = keys_of_file(&input);
+        assert_eq!(solved.len(), distinct.len(), "every distinct position once");
+        assert!(solved.iter().all(|r| r["status"] == "solved"));
+        peaks.push(peak_mb(&o.stdout));
+        // Resuming a finished batch reads the whole output back, also in flat memory.
+        let again = batch(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "1",
+        ]);
+        assert!(again.status.success());
+        assert_eq!(rows(&out).len(), distinct.len(), "nothing solved twice");
+        peaks.push(peak_mb(&again.stdout));
+    }
+    let (small, big) = (peaks[0].max(peaks[1]), peaks[2].max(peaks[3]));
+    assert!(
+        big - small < 12.0,
+        "peak memory {small} MB at 20k positions, {big} MB at 200k"
+    );
+}

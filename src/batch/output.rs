@@ -8,7 +8,7 @@
 use crate::error::{Error, Result};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use super::key::parse_key;
@@ -49,25 +49,41 @@ impl BatchOut {
             .create(true)
             .open(path)
             .map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
         let mut resumed = Resumed::default();
-        let mut text = Vec::new();
-        file.read_to_end(&mut text).map_err(io)?;
-        // Drop an unfinished last line: the row that was being written when a run died.
-        if !text.is_empty() && text.last() != Some(&b'\n') {
-            let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            resumed.dropped_bytes = (text.len() - keep) as u64;
-            file.set_len(keep as u64).map_err(io)?;
-            file.seek(SeekFrom::End(0)).map_err(io)?;
-            text.truncate(keep);
-        }
+        // An unfinished last line is the row that was being written when a run died.
+        let keep = end_of_last_line(&mut file).map_err(io)?;
         let mut out = BatchOut {
             path: path.to_path_buf(),
             file,
         };
-        if text.is_empty() {
-            out.write_record(&header())?;
+        if keep == 0 {
+            // Nothing, or a header cut short: start afresh. Anything else is not ours.
+            let mut text = Vec::new();
+            out.file.seek(SeekFrom::Start(0)).map_err(io)?;
+            (&mut out.file)
+                .take(4096)
+                .read_to_end(&mut text)
+                .map_err(io)?;
+            if !header().join(",").as_bytes().starts_with(&text) {
+                return Err(Error::Invalid(format!(
+                    "{}:1: not a finale batch CSV (no complete line); not appending to it",
+                    path.display()
+                )));
+            }
         } else {
-            resumed.done = read_keys(path, &text)?;
+            // Streamed: a resumed output of millions of rows costs only its keys.
+            out.file.seek(SeekFrom::Start(0)).map_err(io)?;
+            let reader = BufReader::new((&mut out.file).take(keep));
+            resumed.done = read_keys(path, reader)?;
+        }
+        // Only a file that checked out as ours loses its torn tail.
+        if keep < len {
+            resumed.dropped_bytes = len - keep;
+            out.file.set_len(keep).map_err(io)?;
+        }
+        if keep == 0 {
+            out.write_record(&header())?;
         }
         Ok((out, resumed))
     }
@@ -99,8 +115,26 @@ impl BatchOut {
     }
 }
 
+/// The length of `file` up to and including its last newline (0 when it has none),
+/// found by reading backwards from the end.
+fn end_of_last_line(file: &mut File) -> std::io::Result<u64> {
+    let mut end = file.metadata()?.len();
+    let mut chunk = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(chunk.len() as u64);
+        let part = &mut chunk[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(part)?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
 /// Keys of the rows of an existing output, after checking its header and every row.
-fn read_keys(path: &Path, text: &[u8]) -> Result<HashSet<u64>> {
+fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
     let mut reader = csv::ReaderBuilder::new().from_reader(text);
     let bad = |line: u64, what: String| {
         Error::Invalid(format!(
@@ -180,6 +214,16 @@ mod tests {
         let err = BatchOut::open(&path).err().unwrap().to_string();
         assert!(err.contains("other.csv:1"), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b,c\n1,2,3\n");
+
+        // A foreign file whose last line has no newline keeps that line.
+        let path = dir.path().join("notes.csv");
+        std::fs::write(&path, "a,b\n1,2").unwrap();
+        assert!(BatchOut::open(&path).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2");
+        let path = dir.path().join("oneline.txt");
+        std::fs::write(&path, "precious").unwrap();
+        assert!(BatchOut::open(&path).is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
 
         let path = dir.path().join("damaged.csv");
         let mut text = header().join(",") + "\n";

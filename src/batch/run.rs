@@ -84,7 +84,8 @@ impl BatchSummary {
         format!(
             "read          {}\nother shards  {}\nduplicates    {}\nalready done  {}\n\
              solved        {}\ntimeouts      {}\nerrors        {}\nwrong         {}\n\
-             nodes         {}\nwall time     {:.3} s\nnps (wall)    {:.0}\n{}",
+             nodes         {}\nwall time     {:.3} s\nnps (wall)    {:.0}\n\
+             peak memory   {}\n{}",
             self.read,
             self.other_shards,
             self.duplicates,
@@ -96,6 +97,10 @@ impl BatchSummary {
             self.nodes,
             secs,
             nps,
+            crate::harness::machine::peak_memory_kb().map_or("unknown".to_string(), |kb| format!(
+                "{:.1} MB",
+                kb as f64 / 1024.0
+            )),
             dist.report()
         )
     }
@@ -188,13 +193,15 @@ fn text_key(text: &str) -> u64 {
     h.wrapping_mul(0x94D0_49BB_1331_11EB) ^ (h >> 29)
 }
 
-/// A finished position, from a worker to the writer.
+/// A finished position (or a malformed line's row), from a worker to the writer.
 struct Done {
     fields: Vec<String>,
     nodes: u64,
     time: Duration,
     timed_out: bool,
     wrong: bool,
+    /// A malformed input line, not a solve.
+    bad_line: bool,
 }
 
 /// Solves one position and builds its row.
@@ -239,6 +246,7 @@ fn solve_one(
                 time,
                 timed_out: false,
                 wrong: verdict.ok() == Some(false),
+                bad_line: false,
             }
         }
         Err(t) => {
@@ -267,6 +275,7 @@ fn solve_one(
                 time: t.time,
                 timed_out: true,
                 wrong: false,
+                bad_line: false,
             }
         }
     }
@@ -346,7 +355,9 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let (job_tx, job_rx) =
         mpsc::sync_channel::<(usize, usize, u64, ObfRecord)>(options.threads * 2);
     let job_rx = std::sync::Mutex::new(job_rx);
-    let (done_tx, done_rx) = mpsc::channel::<Done>();
+    // Bounded both ways: when the writer (one flush per row) is slower than the solvers,
+    // as with millions of tiny positions, they wait instead of queueing rows in memory.
+    let (done_tx, done_rx) = mpsc::sync_channel::<Done>(options.threads * 4);
 
     let outcome: Result<()> = std::thread::scope(|scope| {
         for _ in 0..options.threads {
@@ -375,12 +386,10 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                 }
             });
         }
-        drop(done_tx);
-
-        // Pass 2: hand out the work; write malformed-line rows directly.
-        let producer = scope.spawn(|| -> Result<Vec<Vec<String>>> {
+        // Pass 2: hand out the work; malformed-line rows go straight to the writer.
+        let bad_tx = done_tx;
+        let producer = scope.spawn(move || -> Result<()> {
             let mut dispatched = HashSet::new();
-            let mut bad_rows = Vec::new();
             items(&options.inputs, options.skip_bad, |item| {
                 match item {
                     Item::Position {
@@ -409,19 +418,29 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                             && !done.contains(&key)
                             && dispatched.insert(key)
                         {
-                            bad_rows.push(row_fields(&[
+                            let fields = row_fields(&[
                                 ("file", options.inputs[file].display().to_string()),
                                 ("key", key_hex(key)),
                                 ("board", text),
                                 ("status", format!("error: {error}")),
-                            ]));
+                            ]);
+                            bad_tx
+                                .send(Done {
+                                    fields,
+                                    nodes: 0,
+                                    time: Duration::ZERO,
+                                    timed_out: false,
+                                    wrong: false,
+                                    bad_line: true,
+                                })
+                                .map_err(|_| Error::Invalid("batch: writer stopped".into()))?;
                         }
                     }
                 }
                 Ok(())
             })?;
             drop(job_tx);
-            Ok(bad_rows)
+            Ok(())
         });
 
         // The writer: rows in the order positions finish.
@@ -434,6 +453,11 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                 write_error = Some(e);
                 continue;
             }
+            progress.inc(1);
+            if d.bad_line {
+                summary.errors += 1;
+                continue;
+            }
             summary.nodes += d.nodes;
             summary.time += d.time;
             dist.record(d.nodes, d.time);
@@ -443,20 +467,15 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                 summary.solved += 1;
             }
             summary.wrong += u64::from(d.wrong);
-            progress.inc(1);
         }
-        let bad_rows = producer
+        let read = producer
             .join()
-            .map_err(|_| Error::Invalid("batch: the input reader panicked".into()))??;
+            .map_err(|_| Error::Invalid("batch: the input reader panicked".into()))?;
+        // A write error stops the workers and then the reader: report the cause.
         if let Some(e) = write_error {
             return Err(e);
         }
-        for fields in bad_rows {
-            csv.write_record(&fields)?;
-            summary.errors += 1;
-            progress.inc(1);
-        }
-        Ok(())
+        read
     });
     progress.finish_and_clear();
     outcome?;

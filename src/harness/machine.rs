@@ -42,6 +42,14 @@ pub fn total_memory_mb() -> Option<u64> {
     Some(kb / 1024)
 }
 
+/// This process's peak resident memory in kB (`VmHWM` of /proc/self/status), `None` when
+/// unavailable (non-Linux systems).
+pub fn peak_memory_kb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 /// Today's date (UTC) as `YYYY-MM-DD`.
 pub fn today() -> String {
     // A clock before 1970 is a broken clock; day 0 is as good an answer as any.
