@@ -102,6 +102,9 @@ struct SolveArgs {
     /// An OBF file: solve every position in it.
     #[arg(long, value_name = "F")]
     file: Option<PathBuf>,
+    /// Give up on a position after SECONDS (reported as a timeout; exit code 1).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -365,13 +368,18 @@ fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         let words: Vec<String> = std::iter::once(first).chain(args.more).collect();
         SolveInput::Obf(words.join(" "))
     };
-    harness::run_solve(
+    let timeouts = harness::run_solve(
         &input,
         args.common.mode.into(),
         args.common.solver_options(),
+        args.time_limit,
         out,
     )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(if timeouts > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// The first word of a position may start with `-` (clap is told so), which would make an

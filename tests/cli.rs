@@ -505,3 +505,31 @@ fn perft_5() {
         .success()
         .stdout(predicate::str::contains("1396"));
 }
+
+#[test]
+fn solve_time_limit_reports_a_timeout_and_exits_1() {
+    // FFO #40 takes seconds; 20 ms is far too little for it.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("suites/fforum-40-49.obf");
+    let text = fs::read_to_string(&path).expect("FFO suite file");
+    let ffo40 = text
+        .lines()
+        .find(|l| !l.starts_with('%') && !l.trim().is_empty())
+        .unwrap();
+    solve()
+        .arg(ffo40)
+        .args(["--time-limit", "0.02"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("score     timeout"));
+    // A limit that is not reached changes nothing: FFO #1's published score.
+    solve()
+        .arg(FFO1)
+        .args(["--time-limit", "600"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("score     +18"));
+    assert_bad_input(
+        solve().arg(FFO1).args(["--time-limit", "soon"]),
+        &["--time-limit", "soon"],
+    );
+}

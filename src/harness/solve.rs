@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::search::{Mode, SolveResult, Solver, SolverOptions};
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Where the positions to solve come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,22 +97,40 @@ pub fn report(job: &Job, r: &SolveResult) -> String {
 }
 
 /// Solves every position of `input` with one solver (table cleared in between), writing
-/// each report to `out` as it finishes. All input is read before the table is allocated.
+/// each report to `out` as it finishes, and returns how many positions reached
+/// `time_limit` (each reported as a timeout). All input is read before the table is
+/// allocated.
 pub fn run_solve(
     input: &SolveInput,
     mode: Mode,
     options: SolverOptions,
+    time_limit: Option<Duration>,
     out: &mut impl Write,
-) -> Result<()> {
+) -> Result<usize> {
     let jobs = load(input)?;
     let mut solver = Solver::new(options);
+    let mut timeouts = 0;
     for (i, job) in jobs.iter().enumerate() {
         solver.clear();
-        let result = solver.solve(job.position.board, mode);
+        let text = match solver.solve_within(job.position.board, mode, time_limit) {
+            Ok(result) => report(job, &result),
+            Err(t) => {
+                timeouts += 1;
+                format!(
+                    "source    {}\nposition  {}\nempties   {}\nscore     timeout (gave up at the \
+                     time limit)\nnodes     {}\ntime      {:.6} s\n",
+                    job.origin,
+                    job.position,
+                    job.position.board.empty_count(),
+                    t.nodes,
+                    t.time.as_secs_f64()
+                )
+            }
+        };
         let sep = if i > 0 { "\n" } else { "" };
-        write!(out, "{sep}{}", report(job, &result))
+        write!(out, "{sep}{text}")
             .and_then(|()| out.flush())
             .map_err(Error::Output)?;
     }
-    Ok(())
+    Ok(timeouts)
 }
