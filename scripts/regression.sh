@@ -105,6 +105,7 @@ verdict=$(awk -v max="$max_slowdown" '
   END {
     med = (NR % 2) ? r[(NR+1)/2] : (r[NR/2] + r[NR/2+1]) / 2
     printf "time: head/base median %.3f (min %.3f, max %.3f, %d rounds)\n", med, r[1], r[NR], NR
+    if (NR < 3) { print "verdict: too few rounds to tell speed from noise (use 3 or more)"; exit 0 }
     if (med > 1 + max/100 && r[1] > 1) { print "verdict: SLOWER beyond noise"; exit 1 }
     if (med < 1 - max/100 && r[NR] < 1) { print "verdict: faster beyond noise"; exit 0 }
     print "verdict: same speed within noise (threshold " max " %)"
