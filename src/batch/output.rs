@@ -134,8 +134,13 @@ fn end_of_last_line(file: &mut File) -> std::io::Result<u64> {
 }
 
 /// Keys of the rows of an existing output, after checking its header and every row.
+///
+/// The text is read with an end marker after it: a file whose last line ends inside a
+/// quoted field reads as whole rows without it, but would swallow the rows appended next.
 fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
-    let mut reader = csv::ReaderBuilder::new().from_reader(text);
+    const END: &str = "finale-end-of-file";
+    let text = text.chain(b"finale-end-of-file\n".as_slice());
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
     let bad = |line: u64, what: String| {
         Error::Invalid(format!(
             "{}:{line}: {what}; not appending to a file that may be damaged",
@@ -156,12 +161,34 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
     }
     let key_col = header().iter().position(|&h| h == "key").unwrap_or(0);
     let mut done = HashSet::new();
-    for record in reader.records() {
+    let mut records = reader.records();
+    let mut last_line = 1;
+    loop {
+        let Some(record) = records.next() else {
+            return Err(bad(
+                last_line,
+                "the last row ends inside a quoted field".into(),
+            ));
+        };
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
             bad(line, format!("malformed row ({e})"))
         })?;
         let line = record.position().map_or(0, |p| p.line());
+        last_line = line;
+        if record.len() == 1 && &record[0] == END && records.next().is_none() {
+            break;
+        }
+        if record.len() != found.len() {
+            return Err(bad(
+                line,
+                format!(
+                    "malformed row ({} fields, expected {})",
+                    record.len(),
+                    found.len()
+                ),
+            ));
+        }
         let key = record
             .get(key_col)
             .and_then(parse_key)
@@ -231,5 +258,18 @@ mod tests {
         std::fs::write(&path, &text).unwrap();
         let err = BatchOut::open(&path).err().unwrap().to_string();
         assert!(err.contains("damaged.csv:2"), "{err}");
+
+        // A last row whose final newline is inside quotes would swallow appended rows.
+        let path = dir.path().join("open-quote.csv");
+        let mut fields = row("00000000000000aa");
+        *fields.last_mut().unwrap() = "\"solved".into();
+        let text = header().join(",") + "\n" + &fields.join(",") + "\n";
+        std::fs::write(&path, &text).unwrap();
+        let err = BatchOut::open(&path).err().unwrap().to_string();
+        assert!(
+            err.contains("open-quote.csv:2: the last row ends inside a quoted"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
     }
 }
