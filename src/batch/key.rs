@@ -30,7 +30,8 @@ pub fn key_hex(key: u64) -> String {
 
 /// Parses 16 hex digits back into a key.
 pub fn parse_key(text: &str) -> Option<u64> {
-    (text.len() == 16)
+    // Exactly 16 hex digits: from_str_radix alone would also take a sign.
+    (text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit()))
         .then(|| u64::from_str_radix(text, 16).ok())
         .flatten()
 }
@@ -50,5 +51,7 @@ mod tests {
         );
         assert_eq!(parse_key("a43d43d1720ee242"), Some(0xa43d_43d1_720e_e242));
         assert_eq!(parse_key("xyz"), None);
+        assert_eq!(parse_key("+43d43d1720ee242"), None);
+        assert_eq!(parse_key("-43d43d1720ee242"), None);
     }
 }

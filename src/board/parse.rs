@@ -139,8 +139,16 @@ pub fn parse_obf_line(line: &str) -> std::result::Result<Option<ObfRecord>, ObfE
             let (mv, score) = pair.split_once(':').ok_or_else(bad)?;
             let sq = Square::parse(mv.trim()).ok_or_else(bad)?;
             let score_text = score.trim();
-            let score_text = score_text.strip_prefix('+').unwrap_or(score_text);
-            let score: i64 = score_text.parse().map_err(|_| bad())?;
+            // One optional sign, then digits only (`++4` and `+-4` are typos, not scores).
+            let digits = score_text.strip_prefix(['+', '-']).unwrap_or(score_text);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            let score: i64 = score_text
+                .strip_prefix('+')
+                .unwrap_or(score_text)
+                .parse()
+                .map_err(|_| bad())?;
             if !(-64..=64).contains(&score) {
                 return Err(ObfError::ScoreRange { column, score });
             }
@@ -355,6 +363,15 @@ mod tests {
             parse_obf_line(&format!("{} X; G8:+99;", &FFO1[..64])).unwrap_err(),
             ObfError::ScoreRange { score: 99, .. }
         ));
+        for typo in ["++18", "+-18", "+", "1 8", "18x"] {
+            assert!(
+                matches!(
+                    parse_obf_line(&format!("{} X; G8:{typo};", &FFO1[..64])).unwrap_err(),
+                    ObfError::BadPair { .. }
+                ),
+                "{typo}"
+            );
+        }
         assert!(matches!(
             parse_obf_line(&format!("{} X; G8+18;", &FFO1[..64])).unwrap_err(),
             ObfError::BadPair { .. }
