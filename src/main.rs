@@ -4,7 +4,7 @@
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use finale::batch::{BatchOptions, Shard};
-use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions, Variant};
+use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions, Variant, VariantKind};
 use finale::search::{Mode, SearchOptions, SolverOptions};
 use finale::settings::DEFAULT_HASH_MB;
 use std::io::Write;
@@ -127,7 +127,8 @@ struct SuiteArgs {
     /// --variant='' is the default search).
     #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
     variant: Vec<String>,
-    /// Another finale binary to alternate with (repeatable).
+    /// Another finale binary to alternate with (repeatable). This binary's own search runs
+    /// too (variant `this`) unless --variant lists what this binary runs.
     #[arg(long, value_name = "PATH")]
     binary: Vec<PathBuf>,
     #[command(flatten)]
@@ -437,15 +438,21 @@ fn looks_like_flag(word: &str) -> bool {
 }
 
 fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let search = args.common.solver_options().search;
+    // `--binary OLD` alone means this binary against OLD.
+    let this = (args.variant.is_empty() && !args.binary.is_empty()).then(|| Variant {
+        label: "this".into(),
+        kind: VariantKind::Flags(search),
+    });
     let options = SuiteOptions {
         mode: args.common.mode.into(),
         hash_mb: args.common.hash_mb,
-        search: args.common.solver_options().search,
+        search,
         repeat: args.repeat.max(1),
-        variants: args
-            .variant
-            .iter()
-            .map(|v| Variant::from_flags(v))
+        variants: this
+            .into_iter()
+            .map(Ok)
+            .chain(args.variant.iter().map(|v| Variant::from_flags(v)))
             .chain(args.binary.iter().map(|b| Variant::from_binary(b)))
             .collect::<finale::Result<_>>()?,
         threads: args.threads,

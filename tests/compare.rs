@@ -148,3 +148,34 @@ fn report_draws_an_svg_of_real_runs() {
     assert_eq!(code, 2, "an OBF file is not a run");
     assert!(err.starts_with("error:"), "{err}");
 }
+
+#[test]
+fn binary_alone_runs_against_this_binary() {
+    // `--binary OLD` without --variant: this binary's search and OLD, alternating, then
+    // compared. The same binary on both sides must give identical node counts.
+    let dir = tempfile::tempdir().unwrap();
+    let input = three_positions(dir.path());
+    let csv = dir.path().join("bin.csv");
+    let (code, out, err) = run(&[
+        "suite",
+        input.to_str().unwrap(),
+        "--repeat",
+        "2",
+        "--binary",
+        BIN,
+        "--csv",
+        csv.to_str().unwrap(),
+        "--hash-mb",
+        "16",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut r = csv::Reader::from_path(&csv).unwrap();
+    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let vi = h.iter().position(|c| c == "variant").unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    assert_eq!(rows.len(), 12);
+    for v in ["this", BIN] {
+        assert_eq!(rows.iter().filter(|x| &x[vi] == v).count(), 6, "{v}");
+    }
+    assert!(out.contains("node counts   0 of 3 differ"), "{out}");
+}
