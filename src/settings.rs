@@ -7,7 +7,9 @@
 /// Highest number of empties searched without the transposition table (the shallow band,
 /// `search/shallow.rs`); above it `search/endgame.rs` probes, stores and sorts by
 /// fastest-first. Measured: 5 -> 667 M nodes 31.9 s; 6 -> 786 M nodes 29.3 s;
-/// 7 -> 965 M nodes 30.8 s.
+/// 7 -> 965 M nodes 30.8 s. FFO 40-49 alternating, 5 against 6: nodes x0.863, time x1.086
+/// (95 % CI 1.040-1.134); random-18-24 nodes: 5 -> 3.82 G, 6 -> 4.44 G, 7 -> 5.62 G
+/// (results/README.md).
 pub const SHALLOW_MAX_EMPTIES: u32 = 6;
 
 /// Lowest number of empties at which enhanced transposition cutoff probes every child
