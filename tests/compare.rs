@@ -25,44 +25,67 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-#[test]
-fn repeated_variants_are_alternated_recorded_and_compared() {
+/// A `suite --repeat 2` run over three FFO positions with some variant arguments.
+struct Repeated {
+    _dir: tempfile::TempDir,
+    csv: std::path::PathBuf,
+    code: i32,
+    out: String,
+    err: String,
+    /// Each CSV row's `variant` and `repeat`.
+    rows: Vec<(String, String)>,
+}
+
+fn repeated_suite(variant_args: &[&str]) -> Repeated {
     let dir = tempfile::tempdir().unwrap();
     let input = three_positions(dir.path());
     let csv = dir.path().join("rep.csv");
-    let (code, out, err) = run(&[
-        "suite",
-        input.to_str().unwrap(),
-        "--repeat",
-        "2",
+    let mut args = vec!["suite", input.to_str().unwrap(), "--repeat", "2"];
+    args.extend(variant_args);
+    args.extend(["--csv", csv.to_str().unwrap(), "--hash-mb", "16"]);
+    let (code, out, err) = run(&args);
+    let mut rows = Vec::new();
+    if code == 0 {
+        let mut r = csv::Reader::from_path(&csv).unwrap();
+        let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+        let vi = h.iter().position(|c| c == "variant").unwrap();
+        let ri = h.iter().position(|c| c == "repeat").unwrap();
+        for x in r.records() {
+            let x = x.unwrap();
+            rows.push((x[vi].to_string(), x[ri].to_string()));
+        }
+    }
+    Repeated {
+        _dir: dir,
+        csv,
+        code,
+        out,
+        err,
+        rows,
+    }
+}
+
+#[test]
+fn repeated_variants_are_alternated_recorded_and_compared() {
+    let r = repeated_suite(&[
         "--variant=",
         "--variant=--no-etc --no-stability",
         "--binary",
         BIN,
-        "--csv",
-        csv.to_str().unwrap(),
-        "--hash-mb",
-        "16",
     ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("wrong scores  0"), "{out}");
-    let mut r = csv::Reader::from_path(&csv).unwrap();
-    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    let vi = h.iter().position(|c| c == "variant").unwrap();
-    let ri = h.iter().position(|c| c == "repeat").unwrap();
-    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("wrong scores  0"), "{}", r.out);
     // 3 positions x 2 repeats x 3 variants.
-    assert_eq!(rows.len(), 18);
+    assert_eq!(r.rows.len(), 18);
     for v in ["default", "--no-etc --no-stability", BIN] {
-        assert_eq!(rows.iter().filter(|x| &x[vi] == v).count(), 6, "{v}");
+        assert_eq!(r.rows.iter().filter(|x| x.0 == v).count(), 6, "{v}");
     }
     // Repeats alternate the order: the second round starts with the last variant.
-    assert_eq!(&rows[0][vi], "default");
-    assert_eq!(&rows[3][vi], BIN);
-    assert_eq!(&rows[3][ri], "2");
+    assert_eq!(r.rows[0].0, "default");
+    assert_eq!(r.rows[3], (BIN.to_string(), "2".to_string()));
 
     // Three variants in one file: compare refuses rather than guessing which two.
-    let (code, _, err) = run(&["compare", csv.to_str().unwrap()]);
+    let (code, _, err) = run(&["compare", r.csv.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("two variants"), "{err}");
 }
@@ -153,29 +176,11 @@ fn report_draws_an_svg_of_real_runs() {
 fn binary_alone_runs_against_this_binary() {
     // `--binary OLD` without --variant: this binary's search and OLD, alternating, then
     // compared. The same binary on both sides must give identical node counts.
-    let dir = tempfile::tempdir().unwrap();
-    let input = three_positions(dir.path());
-    let csv = dir.path().join("bin.csv");
-    let (code, out, err) = run(&[
-        "suite",
-        input.to_str().unwrap(),
-        "--repeat",
-        "2",
-        "--binary",
-        BIN,
-        "--csv",
-        csv.to_str().unwrap(),
-        "--hash-mb",
-        "16",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let mut r = csv::Reader::from_path(&csv).unwrap();
-    let h: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    let vi = h.iter().position(|c| c == "variant").unwrap();
-    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
-    assert_eq!(rows.len(), 12);
+    let r = repeated_suite(&["--binary", BIN]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.rows.len(), 12);
     for v in ["this", BIN] {
-        assert_eq!(rows.iter().filter(|x| &x[vi] == v).count(), 6, "{v}");
+        assert_eq!(r.rows.iter().filter(|x| x.0 == v).count(), 6, "{v}");
     }
-    assert!(out.contains("node counts   0 of 3 differ"), "{out}");
+    assert!(r.out.contains("node counts   0 of 3 differ"), "{}", r.out);
 }
