@@ -3,6 +3,7 @@
 //! taken into account: per-position node and time ratios, their geometric means, and a
 //! 95 % confidence interval of the time ratio from the spread of the per-position ratios.
 
+use super::run_csv::RunCsv;
 use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -33,55 +34,28 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Reads the solved rows of a suite or batch CSV, grouped by variant label.
 fn load(path: &Path) -> Result<BTreeMap<String, Run>> {
-    let csv_err = |source| Error::Csv {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut r = csv::Reader::from_path(path).map_err(csv_err)?;
-    let header: Vec<String> = r
-        .headers()
-        .map_err(csv_err)?
-        .iter()
-        .map(String::from)
-        .collect();
-    let col = |name: &str| header.iter().position(|h| h == name);
-    let need = |name: &str| {
-        col(name).ok_or_else(|| {
-            Error::Invalid(format!(
-                "{}:1: no '{name}' column: not a finale suite or batch CSV",
-                path.display()
-            ))
-        })
-    };
+    let mut csv = RunCsv::open(path)?;
     let (key, mode, nodes, time, empties) = (
-        need("key")?,
-        need("mode")?,
-        need("nodes")?,
-        need("time_s")?,
-        need("empties")?,
+        csv.need("key")?,
+        csv.need("mode")?,
+        csv.need("nodes")?,
+        csv.need("time_s")?,
+        csv.need("empties")?,
     );
-    let (variant, status) = (col("variant"), col("status"));
+    let variant = csv.col("variant");
     let mut runs: BTreeMap<String, Run> = BTreeMap::new();
-    for rec in r.records() {
-        let rec = rec.map_err(csv_err)?;
-        let line = rec.position().map_or(0, |p| p.line());
-        if status.is_some_and(|s| rec.get(s) != Some("solved")) {
-            continue;
-        }
-        let bad = |what: &str| Error::Invalid(format!("{}:{line}: bad {what}", path.display()));
-        let field = |i: usize| rec.get(i).unwrap_or_default();
-        let label = variant.map(|v| field(v).to_string()).unwrap_or_default();
+    csv.for_each_solved(|row| {
+        let label = variant.map(|v| row.text(v).to_string()).unwrap_or_default();
         let m = runs
             .entry(label)
             .or_default()
-            .entry((field(key).to_string(), field(mode).to_string()))
+            .entry((row.text(key).to_string(), row.text(mode).to_string()))
             .or_default();
-        m.empties = field(empties).parse().map_err(|_| bad("empties"))?;
-        m.nodes
-            .push(field(nodes).parse().map_err(|_| bad("nodes"))?);
-        m.times
-            .push(field(time).parse().map_err(|_| bad("time_s"))?);
-    }
+        m.empties = row.parse(empties, "empties")?;
+        m.nodes.push(row.parse(nodes, "nodes")?);
+        m.times.push(row.parse(time, "time_s")?);
+        Ok(())
+    })?;
     Ok(runs)
 }
 

@@ -14,6 +14,7 @@ pub mod histogram;
 pub mod machine;
 pub mod perft;
 pub mod report;
+pub mod run_csv;
 pub mod solve;
 pub mod suite;
 pub mod variant;

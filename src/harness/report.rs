@@ -3,6 +3,7 @@
 //! empties, and, when there are two or more runs or variants, each one's time relative
 //! to the first on the positions they share.
 
+use super::run_csv::RunCsv;
 use crate::error::{Error, Result};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
@@ -22,55 +23,34 @@ struct Point {
 fn load(files: &[PathBuf]) -> Result<BTreeMap<String, Vec<Point>>> {
     let mut runs: BTreeMap<String, Vec<Point>> = BTreeMap::new();
     for path in files {
-        let csv_err = |source| Error::Csv {
-            path: path.clone(),
-            source,
-        };
-        let mut r = csv::Reader::from_path(path).map_err(csv_err)?;
-        let header: Vec<String> = r
-            .headers()
-            .map_err(csv_err)?
-            .iter()
-            .map(String::from)
-            .collect();
-        let col = |name: &str| header.iter().position(|h| h == name);
-        let need = |name: &str| {
-            col(name).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "{}:1: no '{name}' column: not a finale suite or batch CSV",
-                    path.display()
-                ))
-            })
-        };
-        let (empties, time, nodes) = (need("empties")?, need("time_s")?, need("nodes")?);
-        let (key, variant, status) = (col("key"), col("variant"), col("status"));
+        let mut csv = RunCsv::open(path)?;
+        let (empties, time, nodes) = (
+            csv.need("empties")?,
+            csv.need("time_s")?,
+            csv.need("nodes")?,
+        );
+        let (key, variant) = (csv.col("key"), csv.col("variant"));
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        for rec in r.records() {
-            let rec = rec.map_err(csv_err)?;
-            if status.is_some_and(|s| rec.get(s) != Some("solved")) {
-                continue;
-            }
-            let line = rec.position().map_or(0, |p| p.line());
-            let bad = |what: &str| Error::Invalid(format!("{}:{line}: bad {what}", path.display()));
-            let f = |i: usize| rec.get(i).unwrap_or_default();
-            let t: f64 = f(time).parse().map_err(|_| bad("time_s"))?;
-            let n: f64 = f(nodes).parse().map_err(|_| bad("nodes"))?;
-            let label = match variant.map(f).filter(|v| !v.is_empty()) {
+        csv.for_each_solved(|row| {
+            let t: f64 = row.parse(time, "time_s")?;
+            let n: f64 = row.parse(nodes, "nodes")?;
+            let label = match variant.map(|v| row.text(v)).filter(|v| !v.is_empty()) {
                 Some(v) => format!("{stem} [{v}]"),
                 None => stem.clone(),
             };
             runs.entry(label).or_default().push(Point {
                 key: key
-                    .map(|k| f(k).to_string())
-                    .unwrap_or_else(|| line.to_string()),
-                empties: f(empties).parse().map_err(|_| bad("empties"))?,
+                    .map(|k| row.text(k).to_string())
+                    .unwrap_or_else(|| row.line.to_string()),
+                empties: row.parse(empties, "empties")?,
                 time: t.max(1e-6),
                 nps: if t > 0.0 { n / t } else { 0.0 },
             });
-        }
+            Ok(())
+        })?;
     }
     if runs.values().all(|v| v.is_empty()) {
         return Err(Error::Invalid(
