@@ -7,10 +7,9 @@ use super::output::BatchOut;
 use super::shard::Shard;
 use crate::board::{ObfRecord, parse_obf_line};
 use crate::error::{Error, Result};
-use crate::harness::check;
 use crate::harness::csv_out::{RunInfo, record};
 use crate::harness::histogram::Distribution;
-use crate::harness::suite::Row;
+use crate::harness::suite::{Row, checked_row};
 use crate::search::{Mode, SearchOptions, Solver, SolverOptions};
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, IsTerminal, Write};
@@ -218,26 +217,9 @@ fn solve_one(
     let board_text = record.position.squares_string();
     match solver.solve_within(record.position.board, options.mode, options.time_limit) {
         Ok(result) => {
-            let verdict = check(
-                options.mode,
-                &record.expected,
-                result.score,
-                &result.best_moves,
-                &result.move_scores,
-            );
             let (nodes, time) = (result.nodes, result.time);
-            let row = Row {
-                index,
-                file: file.to_path_buf(),
-                line: record.line,
-                position: record.position,
-                expected_score: record.expected_score(),
-                expected_moves: record.expected_best_moves(),
-                result,
-                verdict,
-                variant: String::new(),
-                repeat: 1,
-            };
+            let row = checked_row(file, index, record, result);
+            let wrong = row.verdict.ok() == Some(false);
             let mut fields = record_fields(&row, info);
             fields.push("solved".into());
             Done {
@@ -245,7 +227,7 @@ fn solve_one(
                 nodes,
                 time,
                 timed_out: false,
-                wrong: verdict.ok() == Some(false),
+                wrong,
                 bad_line: false,
             }
         }
