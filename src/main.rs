@@ -29,9 +29,13 @@ enum Command {
     Solve(SolveArgs),
     /// Solve every position of OBF files, check them against the files, write a CSV.
     Suite(SuiteArgs),
-    /// Solve the fixed bench positions (one thread, fixed table); the last line,
-    /// `bench: N nodes T ms X nps`, signs the search with its node count N.
-    Bench,
+    /// Solve the fixed bench positions (fixed table); the last line,
+    /// `bench: N nodes T ms X nps`, signs the search with its node count N (one thread).
+    Bench {
+        /// Search threads. Only 1 gives the reproducible signature.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
+        threads: usize,
+    },
     /// Solve many positions into one CSV: resumable, shardable, each position once.
     Batch(BatchArgs),
     /// Join batch CSVs: each position once per mode; disagreeing rows are reported (exit 1).
@@ -105,6 +109,9 @@ struct SolveArgs {
     /// Give up on a position after SECONDS (reported as a timeout; exit code 1).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
+    /// Search threads (default: all cores). 1 repeats node counts exactly.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -117,9 +124,9 @@ struct SuiteArgs {
     /// CSV to write (overwritten); default results/<date>-<first file>.csv, never overwritten.
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
-    /// Search threads (only 1 is implemented so far).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
-    threads: usize,
+    /// Search threads per position (default: all cores). 1 repeats node counts exactly.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
     /// Solve each position K times (each variant, alternating) and compare medians.
     #[arg(long, value_name = "K", default_value_t = 1)]
     repeat: u32,
@@ -166,10 +173,16 @@ enum OrderingArg {
     FastestFirst,
 }
 
+/// The thread count asked for, or every core.
+fn threads_or_all(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 impl CommonArgs {
-    fn solver_options(&self) -> SolverOptions {
+    fn solver_options(&self, threads: usize) -> SolverOptions {
         SolverOptions {
             hash_mb: self.hash_mb,
+            threads,
             search: SearchOptions {
                 etc: !self.no_etc,
                 stability: !self.no_stability,
@@ -293,7 +306,9 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Solve(args) => solve(args, &mut stdout),
         Command::Suite(args) => suite(args, &mut stdout),
-        Command::Bench => harness::run_bench(&mut stdout).map(|_| ExitCode::SUCCESS),
+        Command::Bench { threads } => {
+            harness::run_bench(threads, &mut stdout).map(|_| ExitCode::SUCCESS)
+        }
         Command::Batch(args) => batch(args, &mut stdout),
         Command::Report { files, svg } => {
             harness::run_report(&files, &svg, &mut stdout).map(|()| ExitCode::SUCCESS)
@@ -372,7 +387,7 @@ fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let timeouts = harness::run_solve(
         &input,
         args.common.mode.into(),
-        args.common.solver_options(),
+        args.common.solver_options(threads_or_all(args.threads)),
         args.time_limit,
         out,
     )?;
@@ -438,7 +453,8 @@ fn looks_like_flag(word: &str) -> bool {
 }
 
 fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
-    let search = args.common.solver_options().search;
+    let threads = threads_or_all(args.threads);
+    let search = args.common.solver_options(threads).search;
     // `--binary OLD` alone means this binary against OLD.
     let this = (args.variant.is_empty() && !args.binary.is_empty()).then(|| Variant {
         label: "this".into(),
@@ -455,15 +471,12 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
             .chain(args.variant.iter().map(|v| Variant::from_flags(v)))
             .chain(args.binary.iter().map(|b| Variant::from_binary(b)))
             .collect::<finale::Result<_>>()?,
-        threads: args.threads,
+        threads,
         csv: match args.csv {
             Some(path) => CsvTarget::Path(path),
             None => CsvTarget::Default(PathBuf::from("results")),
         },
     };
-    if let Some(note) = harness::threads_note(options.threads, options.threads_used()) {
-        eprintln!("{note}");
-    }
     let summary = harness::run_suite(&args.files, &options, out)?;
     Ok(if summary.all_ok() {
         ExitCode::SUCCESS
@@ -482,10 +495,8 @@ fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let shard = Shard::resolve(args.shard.as_deref(), args.shards, |name| {
         std::env::var(name).ok()
     })?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let solver = args.common.solver_options();
+    let threads = threads_or_all(args.threads);
+    let solver = args.common.solver_options(1);
     let options = BatchOptions {
         inputs: args.inputs,
         out: args.out,

@@ -97,5 +97,10 @@ pub const ORDER_TT_MOVE_BONUS: i32 = 1 << 24;
 /// Bonus that puts a move wiping out the opponent first of all.
 pub const ORDER_WIPEOUT_BONUS: i32 = 1 << 28;
 
+/// Lowest number of empties at which a node shares its younger moves out to the other
+/// threads (Young Brothers Wait, `search/parallel.rs`). Below it, subtrees are too small
+/// to pay for the hand-over.
+pub const SPLIT_MIN_EMPTIES: u32 = 14;
+
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 256;

@@ -350,6 +350,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                 let mut solver = Solver::new(SolverOptions {
                     hash_mb: options.hash_mb,
                     search: options.search,
+                    threads: 1,
                 });
                 loop {
                     // The lock is held only to take the next job.

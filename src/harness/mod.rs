@@ -49,15 +49,6 @@ pub fn check_hash_mb(mb: u64) -> std::result::Result<usize, String> {
     usize::try_from(mb).map_err(|_| format!("{mb} MB does not fit in memory addresses"))
 }
 
-/// The note printed when more threads are asked for than the search can use.
-pub fn threads_note(requested: usize, used: usize) -> Option<String> {
-    (requested > used).then(|| {
-        format!(
-            "note: --threads {requested}: parallel search is not implemented yet; using {used} thread"
-        )
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,11 +58,5 @@ mod tests {
         assert_eq!(check_hash_mb(16), Ok(16));
         assert!(check_hash_mb(0).is_err());
         assert!(check_hash_mb(MAX_HASH_MB + 1).is_err());
-    }
-
-    #[test]
-    fn threads() {
-        assert_eq!(threads_note(1, 1), None);
-        assert!(threads_note(4, 1).is_some_and(|n| n.contains("--threads 4")));
     }
 }

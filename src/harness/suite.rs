@@ -25,7 +25,7 @@ pub struct SuiteOptions {
     pub hash_mb: usize,
     /// Search switches.
     pub search: SearchOptions,
-    /// Threads requested; see [`SuiteOptions::threads_used`].
+    /// Search threads per solve.
     pub threads: usize,
     /// Where the CSV goes.
     pub csv: CsvTarget,
@@ -33,13 +33,6 @@ pub struct SuiteOptions {
     pub repeat: u32,
     /// Variants to alternate; empty means this binary with `search`.
     pub variants: Vec<Variant>,
-}
-
-impl SuiteOptions {
-    /// Threads actually searching: always 1 until parallel search exists.
-    pub fn threads_used(&self) -> usize {
-        1
-    }
 }
 
 /// One solved position of a suite.
@@ -228,7 +221,7 @@ pub fn run_suite(
         .map(|f| read_obf_file(f).map(|records| (f, records)))
         .collect::<Result<_>>()?;
 
-    let info = RunInfo::current(options.threads_used(), options.hash_mb);
+    let info = RunInfo::current(options.threads, options.hash_mb);
     let mut csv = CsvOut::open(&options.csv, &files[0])?;
     let mut summary = Summary {
         csv_path: csv.as_ref().map(|c| c.path().to_path_buf()),
@@ -244,7 +237,7 @@ pub fn run_suite(
     };
     let mut runners: Vec<Runner> = variants
         .iter()
-        .map(|v| Runner::new(v, options.hash_mb))
+        .map(|v| Runner::new(v, options.hash_mb, options.threads))
         .collect::<Result<_>>()?;
     // Per variant: position key -> measurements, for the closing comparison.
     let mut measured: Vec<Run> = vec![Run::new(); variants.len()];

@@ -76,19 +76,25 @@ impl Variant {
 /// A variant ready to solve.
 pub(crate) enum Runner {
     Solver(Box<Solver>),
-    Binary { path: PathBuf, dir: ScratchDir },
+    Binary {
+        path: PathBuf,
+        dir: ScratchDir,
+        threads: usize,
+    },
 }
 
 impl Runner {
-    pub(crate) fn new(v: &Variant, hash_mb: usize) -> Result<Runner> {
+    pub(crate) fn new(v: &Variant, hash_mb: usize, threads: usize) -> Result<Runner> {
         Ok(match &v.kind {
             VariantKind::Flags(search) => Runner::Solver(Box::new(Solver::new(SolverOptions {
                 hash_mb,
                 search: *search,
+                threads,
             }))),
             VariantKind::Binary(path) => Runner::Binary {
                 path: path.clone(),
                 dir: ScratchDir::new()?,
+                threads,
             },
         })
     }
@@ -105,7 +111,9 @@ impl Runner {
                 solver.clear();
                 Ok(solver.solve(record.position.board, mode))
             }
-            Runner::Binary { path, dir } => run_binary(path, dir, record, mode, hash_mb),
+            Runner::Binary { path, dir, threads } => {
+                run_binary(path, dir, record, mode, hash_mb, *threads)
+            }
         }
     }
 }
@@ -141,6 +149,7 @@ fn run_binary(
     record: &ObfRecord,
     mode: Mode,
     hash_mb: usize,
+    threads: usize,
 ) -> Result<SolveResult> {
     let obf = dir.0.join("position.obf");
     let csv = dir.0.join("row.csv");
@@ -160,6 +169,7 @@ fn run_binary(
         .arg("--csv")
         .arg(&csv)
         .args(["--hash-mb", &hash_mb.to_string(), "--mode", mode.name()])
+        .args(["--threads", &threads.to_string()])
         .output()
         .map_err(|source| Error::Io {
             path: bin.to_path_buf(),

@@ -109,7 +109,22 @@ impl Search<'_> {
         } else {
             list.len()
         };
-        for i in 0..list.len().min(width) {
+        let width = width.min(list.len());
+        for i in 0..width {
+            if i == 1 && self.can_split(n, width - 1) {
+                // Young brothers wait: the eldest did not cut off; share out the rest.
+                for j in 1..width {
+                    select_next(&mut list, j);
+                }
+                let Some((v, sq)) = self.search_split(&list[1..width], alpha, beta, n) else {
+                    return 0;
+                };
+                if v > best {
+                    best = v;
+                    best_move = Some(sq);
+                }
+                break;
+            }
             select_next(&mut list, i);
             let mv = list[i];
             let v = if i == 0 {

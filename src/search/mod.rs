@@ -12,6 +12,7 @@ mod endgame;
 mod etc;
 mod last;
 pub mod ordering;
+mod parallel;
 mod root;
 pub mod stability;
 mod table_memory;
@@ -55,28 +56,40 @@ const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// One thread's search: the shared table, its node count and options.
 pub(crate) struct Search<'a> {
     pub(crate) tt: &'a TranspositionTable,
+    /// Threads of the pool this search runs in: above 1, big nodes are split
+    /// (`parallel.rs`).
+    pub(crate) threads: usize,
+    /// The innermost split point this search works for, if it is a helper: its siblings'
+    /// cutoffs make it give up.
+    pub(crate) split: Option<&'a parallel::SplitPoint<'a>>,
     pub(crate) nodes: u64,
     pub(crate) options: SearchOptions,
     /// Trust level of this search's results ([`tt::EXACT`] unless selective).
     pub(crate) level: u8,
     /// When to give up, if ever.
-    deadline: Option<std::time::Instant>,
+    pub(crate) deadline: Option<std::time::Instant>,
     /// Node count at which to look at the clock next (never without a deadline).
     next_stop_check: u64,
-    /// Set once the deadline has passed: every search returns at once, storing nothing.
+    /// Set once the search must give up (deadline, or a cutoff at a split point above):
+    /// every search returns at once, storing nothing.
     pub(crate) stopped: bool,
+    /// Set when the deadline passed (as opposed to a cancelled helper).
+    pub(crate) timed_out: bool,
 }
 
 impl<'a> Search<'a> {
     pub(crate) fn new(tt: &'a TranspositionTable, options: SearchOptions) -> Self {
         Search {
             tt,
+            threads: 1,
+            split: None,
             nodes: 0,
             options,
             level: tt::EXACT,
             deadline: None,
             next_stop_check: u64::MAX,
             stopped: false,
+            timed_out: false,
         }
     }
 
@@ -86,9 +99,15 @@ impl<'a> Search<'a> {
         self.next_stop_check = self.nodes;
     }
 
-    /// True when the search must stop; looks at the clock every few thousand nodes.
+    /// True when the search must stop: a sibling of a split point above it cut off, or
+    /// the deadline passed (the clock is read every few thousand nodes).
     #[inline]
     pub(crate) fn should_stop(&mut self) -> bool {
+        if let Some(sp) = self.split
+            && sp.cancelled()
+        {
+            self.stopped = true;
+        }
         if self.nodes >= self.next_stop_check {
             self.next_stop_check = self.nodes + STOP_CHECK_INTERVAL;
             if self
@@ -96,6 +115,7 @@ impl<'a> Search<'a> {
                 .is_some_and(|d| std::time::Instant::now() >= d)
             {
                 self.stopped = true;
+                self.timed_out = true;
             }
         }
         self.stopped

@@ -90,6 +90,10 @@ pub struct SolverOptions {
     pub hash_mb: usize,
     /// Search switches.
     pub search: SearchOptions,
+    /// Search threads sharing the table. 1 searches on the calling thread, in a
+    /// deterministic order (node counts repeat exactly); more use Young Brothers Wait
+    /// splitting on a pool of this many threads. Scores and best moves never depend on it.
+    pub threads: usize,
 }
 
 impl Default for SolverOptions {
@@ -97,24 +101,67 @@ impl Default for SolverOptions {
         SolverOptions {
             hash_mb: DEFAULT_HASH_MB,
             search: SearchOptions::default(),
+            threads: 1,
         }
     }
 }
 
+/// Stack of each pool thread: a waiting thread runs stolen subtrees on top of its own, so
+/// recursion can nest several searches deep. Only touched pages cost memory.
+const POOL_STACK_BYTES: usize = 64 << 20;
+
 /// Solves positions; owns the transposition table, which persists between solves
-/// until [`Solver::clear`].
+/// until [`Solver::clear`], and the thread pool when there is more than one thread.
 pub struct Solver {
     tt: TranspositionTable,
     options: SolverOptions,
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Solver {
-    /// A solver with a table of `options.hash_mb` MB.
+    /// A solver with a table of `options.hash_mb` MB and `options.threads` threads.
+    /// Panics only if the system cannot start the threads.
     pub fn new(options: SolverOptions) -> Solver {
         super::stability::init();
+        let threads = options.threads.max(1);
+        let pool = (threads > 1).then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .stack_size(POOL_STACK_BYTES)
+                .thread_name(|i| format!("finale-search-{i}"))
+                .build()
+                .expect("cannot start the search threads")
+        });
         Solver {
             tt: TranspositionTable::new(options.hash_mb),
-            options,
+            options: SolverOptions { threads, ..options },
+            pool,
+        }
+    }
+
+    /// Search threads.
+    pub fn threads(&self) -> usize {
+        self.options.threads
+    }
+
+    /// Runs `f` on a fresh search: on the pool when there is one, else right here.
+    fn run<R: Send>(
+        &self,
+        deadline: Option<Instant>,
+        f: impl FnOnce(&mut Search) -> R + Send,
+    ) -> (R, u64, bool) {
+        let go = || {
+            let mut s = Search::new(&self.tt, self.options.search);
+            s.threads = self.options.threads;
+            if let Some(d) = deadline {
+                s.set_deadline(d);
+            }
+            let r = f(&mut s);
+            (r, s.nodes, s.stopped)
+        };
+        match &self.pool {
+            Some(pool) => pool.install(go),
+            None => go(),
         }
     }
 
@@ -127,9 +174,8 @@ impl Solver {
     /// without the root's per-move bookkeeping or principal variation: a null-window
     /// test, or a kernel to benchmark.
     pub fn search(&mut self, board: Board, alpha: i32, beta: i32) -> (i32, u64) {
-        let mut s = Search::new(&self.tt, self.options.search);
-        let v = s.search(board, alpha, beta, board.empty_count());
-        (v, s.nodes)
+        let (v, nodes, _) = self.run(None, |s| s.search(board, alpha, beta, board.empty_count()));
+        (v, nodes)
     }
 
     /// Solves `board` (side to move first) in `mode`.
@@ -149,19 +195,13 @@ impl Solver {
     ) -> Result<SolveResult, TimedOut> {
         let start = Instant::now();
         self.tt.new_search();
-        let mut s = Search::new(&self.tt, self.options.search);
-        if let Some(limit) = limit {
-            s.set_deadline(start + limit);
-        }
-        let mut result = solve_root(&mut s, board, mode);
+        let (mut result, nodes, stopped) =
+            self.run(limit.map(|l| start + l), |s| solve_root(s, board, mode));
         let time = start.elapsed();
-        if s.stopped {
-            return Err(TimedOut {
-                nodes: s.nodes,
-                time,
-            });
+        if stopped {
+            return Err(TimedOut { nodes, time });
         }
-        result.nodes = s.nodes;
+        result.nodes = nodes;
         result.time = time;
         Ok(result)
     }

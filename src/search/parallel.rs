@@ -1,0 +1,178 @@
+//! Young Brothers Wait parallelism: a node searches its first (eldest) move alone; only when
+//! that does not cut off are the younger siblings shared out to every thread of the pool.
+//!
+//! The siblings are taken in order from a shared counter, so the better-ordered ones start
+//! first. Each is searched with a null window on the split point's current alpha and, if it
+//! fails high, searched again with the full window; a cutoff cancels the other siblings at
+//! once (they notice at their next node of the endgame band, through the chain of split
+//! points above them, and give up without storing anything). Results never depend on the
+//! number of threads: every bound returned is a true bound, only the work done changes.
+
+use super::Search;
+use super::endgame::Move;
+use crate::settings::SPLIT_MIN_EMPTIES;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+/// A node whose younger siblings are being searched by several threads.
+pub(crate) struct SplitPoint<'p> {
+    /// The split point the owner of this one works for, if any.
+    parent: Option<&'p SplitPoint<'p>>,
+    /// A sibling reached beta: the others are wasted work.
+    cutoff: AtomicBool,
+    /// A helper reached the deadline: the node's result is incomplete.
+    timed_out: AtomicBool,
+    /// Index of the next sibling to hand out.
+    next: AtomicUsize,
+    /// Best exact score found so far (raised only by exact scores).
+    alpha: AtomicI32,
+    /// Best (score, move) offered, packed by [`pack`] so that `fetch_max` keeps the best.
+    best: AtomicI32,
+    /// Nodes searched by the helpers.
+    nodes: AtomicU64,
+}
+
+const NO_BEST: i32 = 0;
+
+/// Score and move in one integer ordered by score (scores are within -64..=64).
+fn pack(score: i32, sq: u8) -> i32 {
+    ((score + 128) << 8) | sq as i32
+}
+
+fn unpack(p: i32) -> (i32, u8) {
+    ((p >> 8) - 128, (p & 0xFF) as u8)
+}
+
+impl SplitPoint<'_> {
+    /// True when this split point or one above it no longer needs its siblings' results.
+    #[inline]
+    pub(crate) fn cancelled(&self) -> bool {
+        let mut sp = Some(self);
+        while let Some(p) = sp {
+            if p.cutoff.load(Relaxed) || p.timed_out.load(Relaxed) {
+                return true;
+            }
+            sp = p.parent;
+        }
+        false
+    }
+}
+
+impl<'a> Search<'a> {
+    /// True when a node with `n` empties and `younger` moves left after the first is worth
+    /// sharing out.
+    #[inline]
+    pub(crate) fn can_split(&self, n: u32, younger: usize) -> bool {
+        self.threads > 1 && n >= SPLIT_MIN_EMPTIES && younger >= 2
+    }
+
+    /// Searches `younger` (the moves after the first, best-ordered first) of a node with
+    /// `n` empties on every thread of the pool, within (`alpha`, `beta`) where `alpha` is
+    /// what the first move proved. Returns the best (score, move) among them (fail-soft,
+    /// as a sequential loop would), or `None` when this search must give up.
+    pub(crate) fn search_split(
+        &mut self,
+        younger: &[Move],
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> Option<(i32, u8)> {
+        let sp = SplitPoint {
+            parent: self.split,
+            cutoff: AtomicBool::new(false),
+            timed_out: AtomicBool::new(false),
+            next: AtomicUsize::new(0),
+            alpha: AtomicI32::new(alpha),
+            best: AtomicI32::new(NO_BEST),
+            nodes: AtomicU64::new(0),
+        };
+        let helper = HelperSettings {
+            tt: self.tt,
+            options: self.options,
+            level: self.level,
+            deadline: self.deadline,
+            threads: self.threads,
+        };
+        rayon::scope(|s| {
+            for _ in 1..self.threads {
+                s.spawn(|_| helper.work(&sp, younger, beta, n));
+            }
+            // The owner works too, rather than waiting.
+            helper.work(&sp, younger, beta, n);
+        });
+        self.nodes += sp.nodes.load(Relaxed);
+        if sp.timed_out.load(Relaxed) {
+            self.stopped = true;
+            self.timed_out = true;
+        }
+        if self.split.is_some_and(|p| p.cancelled()) {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return None;
+        }
+        let best = sp.best.load(Relaxed);
+        debug_assert!(best != NO_BEST, "every sibling searched or one cut off");
+        (best != NO_BEST).then(|| unpack(best))
+    }
+}
+
+/// What a helper's own search is built from.
+struct HelperSettings<'a> {
+    tt: &'a super::TranspositionTable,
+    options: super::SearchOptions,
+    level: u8,
+    deadline: Option<std::time::Instant>,
+    threads: usize,
+}
+
+impl HelperSettings<'_> {
+    /// Takes siblings from `sp` until none is left or the split point is cancelled.
+    fn work(&self, sp: &SplitPoint, younger: &[Move], beta: i32, n: u32) {
+        let mut h = Search::new(self.tt, self.options);
+        h.level = self.level;
+        h.threads = self.threads;
+        h.split = Some(sp);
+        if let Some(d) = self.deadline {
+            h.set_deadline(d);
+        }
+        while !sp.cancelled() {
+            let i = sp.next.fetch_add(1, Relaxed);
+            let Some(mv) = younger.get(i) else { break };
+            let a = sp.alpha.load(Relaxed);
+            let mut v = -h.search(mv.child, -a - 1, -a, n - 1);
+            if !h.stopped && v > a && v < beta {
+                // At least v: search again with what alpha is now (it may have risen).
+                let a = sp.alpha.load(Relaxed);
+                v = -h.search(mv.child, -beta, -a, n - 1);
+                if v > a && v < beta {
+                    sp.alpha.fetch_max(v, Relaxed);
+                }
+            }
+            if h.stopped {
+                break;
+            }
+            sp.best.fetch_max(pack(v, mv.sq), Relaxed);
+            if v >= beta {
+                sp.cutoff.store(true, Relaxed);
+            }
+        }
+        sp.nodes.fetch_add(h.nodes, Relaxed);
+        if h.timed_out {
+            sp.timed_out.store(true, Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing_orders_by_score_and_keeps_the_move() {
+        for (v, sq) in [(-64, 0u8), (0, 63), (64, 17), (-1, 5)] {
+            assert_eq!(unpack(pack(v, sq)), (v, sq));
+            assert!(pack(v, sq) > NO_BEST);
+            assert!(pack(v + 1, 0) > pack(v, 63));
+        }
+    }
+}
