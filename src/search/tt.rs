@@ -321,4 +321,60 @@ mod tests {
         assert!(tt.probe(&Board::START.pass()).is_some());
         assert!(tt.probe(&deep).is_none() && tt.probe(&shallow2).is_none());
     }
+
+    /// Many threads store and probe a few boards that all compete for the same buckets.
+    /// Each board is always stored with the same bounds and move, so any hit that differs
+    /// from them would be a torn or foreign entry taken as valid.
+    #[test]
+    fn concurrent_stores_never_give_torn_or_foreign_entries() {
+        use std::sync::atomic::AtomicU64;
+        // Boards with disjoint random discs; value and move derived from the index.
+        let mut x = 0x5EED_u64;
+        let mut next = || {
+            x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let boards: Vec<Board> = (0..24)
+            .map(|_| {
+                let (a, b) = (next(), next());
+                Board::new(a & !b, b & !a)
+            })
+            .collect();
+        let value = |i: usize| (i as i32 * 11) % 129 - 64;
+        let best = |i: usize| (i * 7 % 64) as u8;
+        // One bucket: every write lands where the readers look. Writers only store,
+        // readers only probe, so reads overlap writes as often as possible.
+        for (tt, n) in [
+            (TranspositionTable::new(0), 3),
+            (TranspositionTable::new(1), 24),
+        ] {
+            let hits = AtomicU64::new(0);
+            std::thread::scope(|scope| {
+                for t in 0..4usize {
+                    let (tt, boards, hits) = (&tt, &boards[..n], &hits);
+                    scope.spawn(move || {
+                        let mut local = 0;
+                        for k in 0..1_000_000usize {
+                            let i = (k + t) % n;
+                            if t % 2 == 0 {
+                                tt.store(&boards[i], -65, 65, value(i), Some(best(i)), EXACT);
+                            } else if let Some(h) = tt.probe(&boards[i]) {
+                                local += 1;
+                                assert_eq!(
+                                    (h.lower, h.upper, h.best_move, h.level),
+                                    (value(i), value(i), Some(best(i)), EXACT),
+                                    "board {i}"
+                                );
+                            }
+                        }
+                        hits.fetch_add(local, Relaxed);
+                    });
+                }
+            });
+            assert!(hits.load(Relaxed) > 1000, "too few hits to test anything");
+        }
+    }
 }
