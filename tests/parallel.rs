@@ -40,7 +40,7 @@ fn check_pv(b: &RefBoard, pv: &[PvMove], mode: Mode, score: i32) -> Result<(), S
     if !r::is_game_over(&cur) {
         return Err(format!("pv {pv:?}: stops before the end"));
     }
-    let end = if pv.len() % 2 == 0 {
+    let end = if pv.len().is_multiple_of(2) {
         r::final_score(&cur)
     } else {
         -r::final_score(&cur)
