@@ -459,6 +459,7 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let this = (args.variant.is_empty() && !args.binary.is_empty()).then(|| Variant {
         label: "this".into(),
         kind: VariantKind::Flags(search),
+        threads: None,
     });
     let options = SuiteOptions {
         mode: args.common.mode.into(),

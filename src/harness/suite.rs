@@ -221,7 +221,6 @@ pub fn run_suite(
         .map(|f| read_obf_file(f).map(|records| (f, records)))
         .collect::<Result<_>>()?;
 
-    let info = RunInfo::current(options.threads, options.hash_mb);
     let mut csv = CsvOut::open(&options.csv, &files[0])?;
     let mut summary = Summary {
         csv_path: csv.as_ref().map(|c| c.path().to_path_buf()),
@@ -231,14 +230,19 @@ pub fn run_suite(
         vec![Variant {
             label: String::new(),
             kind: VariantKind::Flags(options.search),
+            threads: None,
         }]
     } else {
         options.variants.clone()
     };
     let mut runners: Vec<Runner> = variants
         .iter()
-        .map(|v| Runner::new(v, options.hash_mb, options.threads))
+        .map(|v| Runner::new(v, options.hash_mb, v.threads.unwrap_or(options.threads)))
         .collect::<Result<_>>()?;
+    let infos: Vec<RunInfo> = variants
+        .iter()
+        .map(|v| RunInfo::current(v.threads.unwrap_or(options.threads), options.hash_mb))
+        .collect();
     // Per variant: position key -> measurements, for the closing comparison.
     let mut measured: Vec<Run> = vec![Run::new(); variants.len()];
 
@@ -274,7 +278,7 @@ pub fn run_suite(
                     row.variant = variants[v].label.clone();
                     row.repeat = k;
                     if let Some(c) = csv.as_mut() {
-                        c.write_row(&row, &info)?;
+                        c.write_row(&row, &infos[v])?;
                     }
                     let mut line = table_row(&row);
                     if variants.len() > 1 || repeat > 1 {

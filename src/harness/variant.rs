@@ -26,13 +26,25 @@ pub struct Variant {
     pub label: String,
     /// How it solves.
     pub kind: VariantKind,
+    /// Search threads, when the variant sets them (otherwise the run's).
+    pub threads: Option<usize>,
 }
 
 impl Variant {
-    /// A flag set such as `"--no-etc --no-stability"`; `""` is the default search.
+    /// A flag set such as `"--no-etc --no-stability"` or `"--threads=1"`; `""` is the
+    /// default search.
     pub fn from_flags(text: &str) -> Result<Variant> {
         let mut o = SearchOptions::default();
+        let mut threads = None;
         for flag in text.split_whitespace() {
+            if let Some(n) = flag.strip_prefix("--threads=") {
+                threads = Some(n.parse().ok().filter(|&n: &usize| n >= 1).ok_or_else(|| {
+                    Error::Invalid(format!(
+                        "--variant '{text}': '{flag}' needs a thread count of at least 1"
+                    ))
+                })?);
+                continue;
+            }
             match flag {
                 "--no-etc" => o.etc = false,
                 "--no-stability" => o.stability = false,
@@ -42,7 +54,8 @@ impl Variant {
                 _ => {
                     return Err(Error::Invalid(format!(
                         "--variant '{text}': unknown flag '{flag}' (known: --no-etc, \
-                         --no-stability, --no-tt, --no-first-guess, --ordering=fastest-first)"
+                         --no-stability, --no-tt, --no-first-guess, --ordering=fastest-first, \
+                         --threads=N)"
                     )));
                 }
             }
@@ -55,6 +68,7 @@ impl Variant {
                 label
             },
             kind: VariantKind::Flags(o),
+            threads,
         })
     }
 
@@ -69,6 +83,7 @@ impl Variant {
         Ok(Variant {
             label: path.display().to_string(),
             kind: VariantKind::Binary(path.to_path_buf()),
+            threads: None,
         })
     }
 }
@@ -255,6 +270,10 @@ mod tests {
         assert!(!o.etc && !o.stability && o.tt && o.first_guess);
         assert_eq!(Variant::from_flags("").unwrap().label, "default");
         assert!(Variant::from_flags("--fast").is_err());
+        assert_eq!(Variant::from_flags("--threads=2").unwrap().threads, Some(2));
+        assert_eq!(Variant::from_flags("--no-etc").unwrap().threads, None);
+        assert!(Variant::from_flags("--threads=0").is_err());
+        assert!(Variant::from_flags("--threads=x").is_err());
         assert!(Variant::from_binary(Path::new("/no/such/finale")).is_err());
     }
 }
