@@ -32,9 +32,8 @@ enum Command {
     /// Solve the fixed bench positions (fixed table); the last line,
     /// `bench: N nodes T ms X nps`, signs the search with its node count N (one thread).
     Bench {
-        /// Search threads. Only 1 gives the reproducible signature.
-        #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
-        threads: usize,
+        #[command(flatten)]
+        threads: ThreadArgs,
     },
     /// Solve many positions into one CSV: resumable, shardable, each position once.
     Batch(BatchArgs),
@@ -109,9 +108,8 @@ struct SolveArgs {
     /// Give up on a position after SECONDS (reported as a timeout; exit code 1).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
-    /// Search threads (default: all cores). 1 repeats node counts exactly.
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadArgs,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -124,9 +122,8 @@ struct SuiteArgs {
     /// CSV to write (overwritten); default results/<date>-<first file>.csv, never overwritten.
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
-    /// Search threads per position (default: all cores). 1 repeats node counts exactly.
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    threads: ThreadArgs,
     /// Solve each position K times (each variant, alternating) and compare medians.
     #[arg(long, value_name = "K", default_value_t = 1)]
     repeat: u32,
@@ -175,14 +172,42 @@ enum OrderingArg {
 
 /// The thread count asked for, or every core.
 fn threads_or_all(threads: Option<usize>) -> usize {
-    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    threads.unwrap_or_else(finale::search::cores)
+}
+
+#[derive(Args)]
+struct ThreadArgs {
+    /// Search threads per position (default: all cores; bench: 1). One thread repeats
+    /// node counts exactly; more never change scores or best moves.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Run all --threads even when they outnumber the cores (slower; for measurements).
+    #[arg(long)]
+    oversubscribe: bool,
+}
+
+impl ThreadArgs {
+    /// Threads requested (`default` when not given), after a note on stderr if fewer
+    /// will search because the machine has fewer cores.
+    fn requested(&self, default: usize) -> usize {
+        let t = self.threads.unwrap_or(default);
+        let used = finale::search::search_threads(t, self.oversubscribe);
+        if used < t {
+            eprintln!(
+                "note: --threads {t}: finale may use {used} cores here, so {used} threads \
+                 search (more would only add speculative work; --oversubscribe runs all {t})"
+            );
+        }
+        t
+    }
 }
 
 impl CommonArgs {
-    fn solver_options(&self, threads: usize) -> SolverOptions {
+    fn solver_options(&self, threads: usize, oversubscribe: bool) -> SolverOptions {
         SolverOptions {
             hash_mb: self.hash_mb,
             threads,
+            oversubscribe,
             search: SearchOptions {
                 etc: !self.no_etc,
                 stability: !self.no_stability,
@@ -307,7 +332,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve(args, &mut stdout),
         Command::Suite(args) => suite(args, &mut stdout),
         Command::Bench { threads } => {
-            harness::run_bench(threads, &mut stdout).map(|_| ExitCode::SUCCESS)
+            let n = threads.requested(1);
+            harness::run_bench(n, threads.oversubscribe, &mut stdout).map(|_| ExitCode::SUCCESS)
         }
         Command::Batch(args) => batch(args, &mut stdout),
         Command::Report { files, svg } => {
@@ -387,7 +413,10 @@ fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let timeouts = harness::run_solve(
         &input,
         args.common.mode.into(),
-        args.common.solver_options(threads_or_all(args.threads)),
+        args.common.solver_options(
+            args.threads.requested(finale::search::cores()),
+            args.threads.oversubscribe,
+        ),
         args.time_limit,
         out,
     )?;
@@ -453,13 +482,15 @@ fn looks_like_flag(word: &str) -> bool {
 }
 
 fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
-    let threads = threads_or_all(args.threads);
-    let search = args.common.solver_options(threads).search;
+    let threads = args.threads.requested(finale::search::cores());
+    let oversubscribe = args.threads.oversubscribe;
+    let search = args.common.solver_options(threads, oversubscribe).search;
     // `--binary OLD` alone means this binary against OLD.
     let this = (args.variant.is_empty() && !args.binary.is_empty()).then(|| Variant {
         label: "this".into(),
         kind: VariantKind::Flags(search),
         threads: None,
+        oversubscribe,
     });
     let options = SuiteOptions {
         mode: args.common.mode.into(),
@@ -473,6 +504,7 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
             .chain(args.binary.iter().map(|b| Variant::from_binary(b)))
             .collect::<finale::Result<_>>()?,
         threads,
+        oversubscribe,
         csv: match args.csv {
             Some(path) => CsvTarget::Path(path),
             None => CsvTarget::Default(PathBuf::from("results")),
@@ -497,7 +529,7 @@ fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         std::env::var(name).ok()
     })?;
     let threads = threads_or_all(args.threads);
-    let solver = args.common.solver_options(1);
+    let solver = args.common.solver_options(1, false);
     let options = BatchOptions {
         inputs: args.inputs,
         out: args.out,

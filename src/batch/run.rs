@@ -351,6 +351,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                     hash_mb: options.hash_mb,
                     search: options.search,
                     threads: 1,
+                    oversubscribe: false,
                 });
                 loop {
                     // The lock is held only to take the next job.

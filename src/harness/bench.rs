@@ -59,12 +59,14 @@ pub struct BenchSummary {
 
 /// Solves the bench positions with `threads` search threads, printing one line each and
 /// the final `bench: N nodes T ms X nps` line (a signature only with one thread).
-pub fn run_bench(threads: usize, out: &mut impl Write) -> Result<BenchSummary> {
+pub fn run_bench(threads: usize, oversubscribe: bool, out: &mut impl Write) -> Result<BenchSummary> {
     let mut solver = Solver::new(SolverOptions {
         hash_mb: BENCH_HASH_MB,
         threads,
+        oversubscribe,
         ..Default::default()
     });
+    let threads = solver.threads();
     let mut total = BenchSummary {
         nodes: 0,
         time: Duration::ZERO,

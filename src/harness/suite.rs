@@ -11,7 +11,7 @@ use super::variant::{Runner, Variant, VariantKind};
 use crate::batch::key::{key_hex, position_key};
 use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{Error, Result};
-use crate::search::{Mode, SearchOptions, SolveResult, Solver};
+use crate::search::{Mode, SearchOptions, SolveResult, Solver, search_threads};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -27,6 +27,8 @@ pub struct SuiteOptions {
     pub search: SearchOptions,
     /// Search threads per solve.
     pub threads: usize,
+    /// Run every thread even beyond the cores.
+    pub oversubscribe: bool,
     /// Where the CSV goes.
     pub csv: CsvTarget,
     /// Times each position is solved (by each variant).
@@ -231,17 +233,25 @@ pub fn run_suite(
             label: String::new(),
             kind: VariantKind::Flags(options.search),
             threads: None,
+            oversubscribe: options.oversubscribe,
         }]
     } else {
         options.variants.clone()
     };
     let mut runners: Vec<Runner> = variants
         .iter()
-        .map(|v| Runner::new(v, options.hash_mb, v.threads.unwrap_or(options.threads)))
+        .map(|v| {
+            let threads = v.threads.unwrap_or(options.threads);
+            Runner::new(v, options.hash_mb, threads, v.oversubscribe)
+        })
         .collect::<Result<_>>()?;
+    // The CSV records the threads that searched.
     let infos: Vec<RunInfo> = variants
         .iter()
-        .map(|v| RunInfo::current(v.threads.unwrap_or(options.threads), options.hash_mb))
+        .map(|v| {
+            let threads = v.threads.unwrap_or(options.threads);
+            RunInfo::current(search_threads(threads, v.oversubscribe), options.hash_mb)
+        })
         .collect();
     // Per variant: position key -> measurements, for the closing comparison.
     let mut measured: Vec<Run> = vec![Run::new(); variants.len()];
@@ -333,6 +343,7 @@ mod tests {
             hash_mb: 1,
             search: SearchOptions::default(),
             threads: 1,
+            oversubscribe: false,
             csv: CsvTarget::Path(csv.clone()),
             repeat: 1,
             variants: Vec::new(),
@@ -381,6 +392,7 @@ mod tests {
             hash_mb: 1,
             search: SearchOptions::default(),
             threads: 1,
+            oversubscribe: false,
             csv: CsvTarget::Default(dir.path().join("results")),
             repeat: 1,
             variants: Vec::new(),

@@ -28,6 +28,8 @@ pub struct Variant {
     pub kind: VariantKind,
     /// Search threads, when the variant sets them (otherwise the run's).
     pub threads: Option<usize>,
+    /// Run every thread even beyond the cores (see [`SolverOptions::oversubscribe`]).
+    pub oversubscribe: bool,
 }
 
 impl Variant {
@@ -36,6 +38,7 @@ impl Variant {
     pub fn from_flags(text: &str) -> Result<Variant> {
         let mut o = SearchOptions::default();
         let mut threads = None;
+        let mut oversubscribe = false;
         for flag in text.split_whitespace() {
             if let Some(n) = flag.strip_prefix("--threads=") {
                 threads = Some(n.parse().ok().filter(|&n: &usize| n >= 1).ok_or_else(|| {
@@ -51,11 +54,12 @@ impl Variant {
                 "--no-tt" => o.tt = false,
                 "--no-first-guess" => o.first_guess = false,
                 "--ordering=fastest-first" => {}
+                "--oversubscribe" => oversubscribe = true,
                 _ => {
                     return Err(Error::Invalid(format!(
                         "--variant '{text}': unknown flag '{flag}' (known: --no-etc, \
                          --no-stability, --no-tt, --no-first-guess, --ordering=fastest-first, \
-                         --threads=N)"
+                         --threads=N, --oversubscribe)"
                     )));
                 }
             }
@@ -69,6 +73,7 @@ impl Variant {
             },
             kind: VariantKind::Flags(o),
             threads,
+            oversubscribe,
         })
     }
 
@@ -84,6 +89,7 @@ impl Variant {
             label: path.display().to_string(),
             kind: VariantKind::Binary(path.to_path_buf()),
             threads: None,
+            oversubscribe: false,
         })
     }
 }
@@ -99,12 +105,20 @@ pub(crate) enum Runner {
 }
 
 impl Runner {
-    pub(crate) fn new(v: &Variant, hash_mb: usize, threads: usize) -> Result<Runner> {
+    /// A runner of `v` with `threads` search threads (capped at the cores unless
+    /// `oversubscribe`).
+    pub(crate) fn new(
+        v: &Variant,
+        hash_mb: usize,
+        threads: usize,
+        oversubscribe: bool,
+    ) -> Result<Runner> {
         Ok(match &v.kind {
             VariantKind::Flags(search) => Runner::Solver(Box::new(Solver::new(SolverOptions {
                 hash_mb,
                 search: *search,
                 threads,
+                oversubscribe,
             }))),
             VariantKind::Binary(path) => Runner::Binary {
                 path: path.clone(),

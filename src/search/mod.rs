@@ -18,7 +18,9 @@ pub mod stability;
 mod table_memory;
 pub mod tt;
 
-pub use root::{Mode, PvMove, SolveResult, Solver, SolverOptions, TimedOut};
+pub use root::{
+    Mode, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores, search_threads,
+};
 pub use tt::TranspositionTable;
 
 use crate::board::Board;
@@ -56,9 +58,9 @@ const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// One thread's search: the shared table, its node count and options.
 pub(crate) struct Search<'a> {
     pub(crate) tt: &'a TranspositionTable,
-    /// Threads of the pool this search runs in: above 1, big nodes are split
-    /// (`parallel.rs`).
-    pub(crate) threads: usize,
+    /// Threads that search the younger moves of one split node together (1: no
+    /// splitting; see `parallel.rs`).
+    pub(crate) split_workers: usize,
     /// The innermost split point this search works for, if it is a helper: its siblings'
     /// cutoffs make it give up.
     pub(crate) split: Option<&'a parallel::SplitPoint<'a>>,
@@ -81,7 +83,7 @@ impl<'a> Search<'a> {
     pub(crate) fn new(tt: &'a TranspositionTable, options: SearchOptions) -> Self {
         Search {
             tt,
-            threads: 1,
+            split_workers: 1,
             split: None,
             nodes: 0,
             options,

@@ -62,7 +62,7 @@ impl<'a> Search<'a> {
     /// sharing out.
     #[inline]
     pub(crate) fn can_split(&self, n: u32, younger: usize) -> bool {
-        self.threads > 1 && n >= SPLIT_MIN_EMPTIES && younger >= 2
+        self.split_workers > 1 && n >= SPLIT_MIN_EMPTIES && younger >= 2
     }
 
     /// Searches `younger` (the moves after the first, best-ordered first) of a node with
@@ -90,10 +90,10 @@ impl<'a> Search<'a> {
             options: self.options,
             level: self.level,
             deadline: self.deadline,
-            threads: self.threads,
+            split_workers: self.split_workers,
         };
         rayon::scope(|s| {
-            for _ in 1..self.threads {
+            for _ in 1..self.split_workers {
                 s.spawn(|_| helper.work(&sp, younger, beta, n));
             }
             // The owner works too, rather than waiting.
@@ -122,7 +122,7 @@ struct HelperSettings<'a> {
     options: super::SearchOptions,
     level: u8,
     deadline: Option<std::time::Instant>,
-    threads: usize,
+    split_workers: usize,
 }
 
 impl HelperSettings<'_> {
@@ -130,7 +130,7 @@ impl HelperSettings<'_> {
     fn work(&self, sp: &SplitPoint, younger: &[Move], beta: i32, n: u32) {
         let mut h = Search::new(self.tt, self.options);
         h.level = self.level;
-        h.threads = self.threads;
+        h.split_workers = self.split_workers;
         h.split = Some(sp);
         if let Some(d) = self.deadline {
             h.set_deadline(d);
