@@ -7,7 +7,9 @@ use super::tt::EXACT;
 use super::{Search, TranspositionTable};
 use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
-use crate::settings::{ETC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_FULL_MIN_EMPTIES};
+use crate::settings::{
+    ETC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_FULL_MIN_EMPTIES, SPLIT_ELDERS,
+};
 use arrayvec::ArrayVec;
 
 /// A candidate move with its resulting board and ordering score.
@@ -111,12 +113,12 @@ impl Search<'_> {
         };
         let width = width.min(list.len());
         for i in 0..width {
-            if i == 1 && self.can_split(n, width - 1) {
+            if i == SPLIT_ELDERS && self.can_split(n, width - i) {
                 // Young brothers wait: the eldest did not cut off; share out the rest.
-                for j in 1..width {
+                for j in i..width {
                     select_next(&mut list, j);
                 }
-                let Some((v, sq)) = self.search_split(&list[1..width], alpha, beta, n) else {
+                let Some((v, sq)) = self.search_split(&list[i..width], alpha, beta, n) else {
                     return 0;
                 };
                 if v > best {
