@@ -107,5 +107,10 @@ pub const SPLIT_MIN_EMPTIES: u32 = 14;
 /// eldest). Same runs as above: 1 -> x1.045 nodes 18.17 s; 2 -> x1.114 nodes 19.48 s.
 pub const SPLIT_ELDERS: usize = 1;
 
+/// `suite` with several threads solves runs of positions with fewer empties than this
+/// several at once, one thread each, instead of splitting each position: below it a split
+/// search has too few big nodes to keep the threads busy (measurement in results/README.md).
+pub const POSITIONS_AT_ONCE_MAX_EMPTIES: u32 = 16;
+
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 256;

@@ -59,7 +59,11 @@ pub struct BenchSummary {
 
 /// Solves the bench positions with `threads` search threads, printing one line each and
 /// the final `bench: N nodes T ms X nps` line (a signature only with one thread).
-pub fn run_bench(threads: usize, oversubscribe: bool, out: &mut impl Write) -> Result<BenchSummary> {
+pub fn run_bench(
+    threads: usize,
+    oversubscribe: bool,
+    out: &mut impl Write,
+) -> Result<BenchSummary> {
     let mut solver = Solver::new(SolverOptions {
         hash_mb: BENCH_HASH_MB,
         threads,

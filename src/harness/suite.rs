@@ -11,9 +11,11 @@ use super::variant::{Runner, Variant, VariantKind};
 use crate::batch::key::{key_hex, position_key};
 use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{Error, Result};
-use crate::search::{Mode, SearchOptions, SolveResult, Solver, search_threads};
+use crate::search::{Mode, SearchOptions, SolveResult, Solver, SolverOptions, search_threads};
+use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
 /// How to run a suite.
@@ -263,6 +265,33 @@ pub fn run_suite(
             .map_err(Error::Output)
     };
     let repeat = options.repeat.max(1);
+    // One finished solve: CSV row, table line, distribution, comparison, totals.
+    let mut emit = |mut row: Row, v: usize, k: u32, out: &mut dyn Write| -> Result<()> {
+        row.variant = variants[v].label.clone();
+        row.repeat = k;
+        if let Some(c) = csv.as_mut() {
+            c.write_row(&row, &infos[v])?;
+        }
+        let mut line = table_row(&row);
+        if variants.len() > 1 || repeat > 1 {
+            line += &format!("  [{} #{k}]", variants[v].label);
+        }
+        print(out, &format!("{line}\n"))?;
+        dist.record(row.result.nodes, row.result.time);
+        let m = measured[v]
+            .entry((
+                key_hex(position_key(&row.position)),
+                options.mode.name().into(),
+            ))
+            .or_default();
+        m.empties = row.position.board.empty_count();
+        m.nodes.push(row.result.nodes);
+        m.times.push(row.result.time.as_secs_f64());
+        summary.add(&row);
+        Ok(())
+    };
+    // One-thread solvers for small positions solved several at once (made when needed).
+    let mut pooled: Option<Vec<Solver>> = None;
     for (file, records) in &suites {
         print(
             out,
@@ -274,7 +303,36 @@ pub fn run_suite(
             ),
         )?;
         print(out, &format!("{}\n", table_header()))?;
-        for (i, record) in records.iter().enumerate() {
+        let mut i = 0;
+        while i < records.len() {
+            // A run of small positions, when positions at once beat splitting each one.
+            let small = match &variants[..] {
+                [v] if repeat == 1 => small_run(&records[i..], v, options),
+                _ => 0,
+            };
+            if small > 1 {
+                let threads = search_threads(options.threads, variants[0].oversubscribe);
+                let solvers = pooled.get_or_insert_with(|| {
+                    (0..threads)
+                        .map(|_| {
+                            Solver::new(SolverOptions {
+                                hash_mb: options.hash_mb,
+                                search: options.search,
+                                threads: 1,
+                                oversubscribe: false,
+                            })
+                        })
+                        .collect()
+                });
+                let results = solve_at_once(solvers, &records[i..i + small], options.mode);
+                for (j, result) in results.into_iter().enumerate() {
+                    let row = checked_row(file, i + j + 1, &records[i + j], result);
+                    emit(row, 0, 1, &mut *out)?;
+                }
+                i += small;
+                continue;
+            }
+            let record = &records[i];
             for k in 1..=repeat {
                 // Alternate the order too, so neither variant always runs first.
                 let order: Vec<usize> = if k % 2 == 1 {
@@ -284,30 +342,11 @@ pub fn run_suite(
                 };
                 for v in order {
                     let result = runners[v].solve(record, options.mode, options.hash_mb)?;
-                    let mut row = checked_row(file, i + 1, record, result);
-                    row.variant = variants[v].label.clone();
-                    row.repeat = k;
-                    if let Some(c) = csv.as_mut() {
-                        c.write_row(&row, &infos[v])?;
-                    }
-                    let mut line = table_row(&row);
-                    if variants.len() > 1 || repeat > 1 {
-                        line += &format!("  [{} #{k}]", variants[v].label);
-                    }
-                    print(out, &format!("{line}\n"))?;
-                    dist.record(row.result.nodes, row.result.time);
-                    let m = measured[v]
-                        .entry((
-                            key_hex(position_key(&row.position)),
-                            options.mode.name().into(),
-                        ))
-                        .or_default();
-                    m.empties = row.position.board.empty_count();
-                    m.nodes.push(row.result.nodes);
-                    m.times.push(row.result.time.as_secs_f64());
-                    summary.add(&row);
+                    let row = checked_row(file, i + 1, record, result);
+                    emit(row, v, k, &mut *out)?;
                 }
             }
+            i += 1;
         }
     }
     print(out, &format!("\n{}{}", summary.report(), dist.report()))?;
@@ -322,6 +361,56 @@ pub fn run_suite(
         compare_runs(&measured[0], &measured[1], "A", "B", out)?;
     }
     Ok(summary)
+}
+
+/// How many of `records` (from the first) to solve at once, each on one thread, rather
+/// than one after the other with every thread splitting each: the leading run of
+/// positions with fewer than [`POSITIONS_AT_ONCE_MAX_EMPTIES`] empties, when the variant
+/// is this binary's and more than one thread may search.
+fn small_run(records: &[ObfRecord], v: &Variant, options: &SuiteOptions) -> usize {
+    let threads = search_threads(v.threads.unwrap_or(options.threads), v.oversubscribe);
+    if threads < 2 || !matches!(v.kind, VariantKind::Flags(_)) {
+        return 0;
+    }
+    records
+        .iter()
+        .take(SMALL_RUN_MAX)
+        .take_while(|r| r.position.board.empty_count() < POSITIONS_AT_ONCE_MAX_EMPTIES)
+        .count()
+}
+
+/// Positions handed out at once: enough to keep every thread busy, few enough that rows
+/// still appear steadily.
+const SMALL_RUN_MAX: usize = 256;
+
+/// Solves `records` on one thread per solver, each with a cleared table, taking them in
+/// order; returns the answers in the records' order.
+fn solve_at_once(solvers: &mut [Solver], records: &[ObfRecord], mode: Mode) -> Vec<SolveResult> {
+    let next = AtomicUsize::new(0);
+    let mut found: Vec<(usize, SolveResult)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = solvers
+            .iter_mut()
+            .map(|solver| {
+                let next = &next;
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        let Some(r) = records.get(i) else { break };
+                        solver.clear();
+                        mine.push((i, solver.solve(r.position.board, mode)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a solver thread panicked"))
+            .collect()
+    });
+    found.sort_by_key(|&(i, _)| i);
+    found.into_iter().map(|(_, r)| r).collect()
 }
 
 #[cfg(test)]

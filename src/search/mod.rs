@@ -18,9 +18,7 @@ pub mod stability;
 mod table_memory;
 pub mod tt;
 
-pub use root::{
-    Mode, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores, search_threads,
-};
+pub use root::{Mode, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores, search_threads};
 pub use tt::TranspositionTable;
 
 use crate::board::Board;

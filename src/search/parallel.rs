@@ -23,10 +23,6 @@ pub(crate) struct SplitPoint<'p> {
     timed_out: AtomicBool,
     /// Index of the next sibling to hand out.
     next: AtomicUsize,
-    /// Best exact score found so far (raised only by exact scores).
-    alpha: AtomicI32,
-    /// Best (score, move) offered, packed by [`pack`] so that `fetch_max` keeps the best.
-    best: AtomicI32,
     /// Nodes searched by the helpers.
     nodes: AtomicU64,
 }
@@ -65,24 +61,20 @@ impl<'a> Search<'a> {
         self.split_workers > 1 && n >= SPLIT_MIN_EMPTIES && younger >= 2
     }
 
-    /// Searches `younger` (the moves after the first, best-ordered first) of a node with
-    /// `n` empties on every thread of the pool, within (`alpha`, `beta`) where `alpha` is
-    /// what the first move proved. Returns the best (score, move) among them (fail-soft,
-    /// as a sequential loop would), or `None` when this search must give up.
-    pub(crate) fn search_split(
-        &mut self,
-        younger: &[Move],
-        alpha: i32,
-        beta: i32,
-        n: u32,
-    ) -> Option<(i32, u8)> {
+    /// Runs `each(search, i)` for `i` in `0..count`, in order, on every split worker; a
+    /// call returning true (a cutoff) cancels the calls still running and not yet begun.
+    /// Each call gets its own search, which it must check for `stopped` before trusting
+    /// a value. Returns false when this search must give up (deadline, or a cutoff
+    /// above it).
+    pub(crate) fn share_out<F>(&mut self, count: usize, each: F) -> bool
+    where
+        F: for<'h> Fn(&mut Search<'h>, usize) -> bool + Sync,
+    {
         let sp = SplitPoint {
             parent: self.split,
             cutoff: AtomicBool::new(false),
             timed_out: AtomicBool::new(false),
             next: AtomicUsize::new(0),
-            alpha: AtomicI32::new(alpha),
-            best: AtomicI32::new(NO_BEST),
             nodes: AtomicU64::new(0),
         };
         let helper = HelperSettings {
@@ -94,10 +86,10 @@ impl<'a> Search<'a> {
         };
         rayon::scope(|s| {
             for _ in 1..self.split_workers {
-                s.spawn(|_| helper.work(&sp, younger, beta, n));
+                s.spawn(|_| helper.work(&sp, count, &each));
             }
             // The owner works too, rather than waiting.
-            helper.work(&sp, younger, beta, n);
+            helper.work(&sp, count, &each);
         });
         self.nodes += sp.nodes.load(Relaxed);
         if sp.timed_out.load(Relaxed) {
@@ -107,12 +99,48 @@ impl<'a> Search<'a> {
         if self.split.is_some_and(|p| p.cancelled()) {
             self.stopped = true;
         }
-        if self.stopped {
-            return None;
-        }
-        let best = sp.best.load(Relaxed);
-        debug_assert!(best != NO_BEST, "every sibling searched or one cut off");
-        (best != NO_BEST).then(|| unpack(best))
+        !self.stopped
+    }
+
+    /// Searches `younger` (the moves after the first, best-ordered first) of a node with
+    /// `n` empties on every split worker, within (`alpha`, `beta`) where `alpha` is what
+    /// the first move proved. Returns the best (score, move) among them (fail-soft, as a
+    /// sequential loop would), or `None` when this search must give up.
+    pub(crate) fn search_split(
+        &mut self,
+        younger: &[Move],
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> Option<(i32, u8)> {
+        // Best exact score so far (raised only by exact scores), and best (score, move)
+        // offered, packed so that `fetch_max` keeps the best.
+        let shared_alpha = AtomicI32::new(alpha);
+        let best = AtomicI32::new(NO_BEST);
+        let finished = self.share_out(younger.len(), |h, i| {
+            let mv = younger[i];
+            let a = shared_alpha.load(Relaxed);
+            let mut v = -h.search(mv.child, -a - 1, -a, n - 1);
+            if !h.stopped && v > a && v < beta {
+                // At least v: search again with what alpha is now (it may have risen).
+                let a = shared_alpha.load(Relaxed);
+                v = -h.search(mv.child, -beta, -a, n - 1);
+                if v > a && v < beta {
+                    shared_alpha.fetch_max(v, Relaxed);
+                }
+            }
+            if h.stopped {
+                return false;
+            }
+            best.fetch_max(pack(v, mv.sq), Relaxed);
+            v >= beta
+        });
+        let best = best.load(Relaxed);
+        debug_assert!(
+            !finished || best != NO_BEST,
+            "every sibling searched or one cut off"
+        );
+        (finished && best != NO_BEST).then(|| unpack(best))
     }
 }
 
@@ -126,8 +154,11 @@ struct HelperSettings<'a> {
 }
 
 impl HelperSettings<'_> {
-    /// Takes siblings from `sp` until none is left or the split point is cancelled.
-    fn work(&self, sp: &SplitPoint, younger: &[Move], beta: i32, n: u32) {
+    /// Takes items from `sp` until none is left or the split point is cancelled.
+    fn work<F>(&self, sp: &SplitPoint, count: usize, each: &F)
+    where
+        F: for<'h> Fn(&mut Search<'h>, usize) -> bool + Sync,
+    {
         let mut h = Search::new(self.tt, self.options);
         h.level = self.level;
         h.split_workers = self.split_workers;
@@ -137,23 +168,14 @@ impl HelperSettings<'_> {
         }
         while !sp.cancelled() {
             let i = sp.next.fetch_add(1, Relaxed);
-            let Some(mv) = younger.get(i) else { break };
-            let a = sp.alpha.load(Relaxed);
-            let mut v = -h.search(mv.child, -a - 1, -a, n - 1);
-            if !h.stopped && v > a && v < beta {
-                // At least v: search again with what alpha is now (it may have risen).
-                let a = sp.alpha.load(Relaxed);
-                v = -h.search(mv.child, -beta, -a, n - 1);
-                if v > a && v < beta {
-                    sp.alpha.fetch_max(v, Relaxed);
-                }
+            if i >= count {
+                break;
+            }
+            if each(&mut h, i) {
+                sp.cutoff.store(true, Relaxed);
             }
             if h.stopped {
                 break;
-            }
-            sp.best.fetch_max(pack(v, mv.sq), Relaxed);
-            if v >= beta {
-                sp.cutoff.store(true, Relaxed);
             }
         }
         sp.nodes.fetch_add(h.nodes, Relaxed);

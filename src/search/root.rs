@@ -6,6 +6,7 @@ use super::{Search, SearchOptions, TranspositionTable};
 use crate::board::{Board, Square};
 use crate::settings::{DEFAULT_HASH_MB, GUESS_MIN_EMPTIES};
 use std::fmt;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What to solve for.
@@ -368,7 +369,8 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
         // Most promising first: best proven lower bound, then best upper bound.
         root.sort_by_key(|m| (-m.lower, -m.upper));
         let mut failed_high = false;
-        for m in root.iter_mut() {
+        let mut searched = false;
+        for (k, m) in root.iter_mut().enumerate() {
             if m.upper < beta {
                 continue;
             }
@@ -376,10 +378,19 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
                 failed_high = true;
                 break;
             }
+            if searched && s.can_split(n, 2) {
+                // The first move fell short: the others go to every thread.
+                failed_high = probe_shared(s, &mut root[k..], n, mode, beta);
+                if s.stopped {
+                    return;
+                }
+                break;
+            }
             let r = class(mode, -s.search(m.child, -beta, -(beta - 1), n - 1));
             if s.stopped {
                 return;
             }
+            searched = true;
             if r >= beta {
                 m.lower = r;
                 failed_high = true;
@@ -396,6 +407,30 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
         }
     }
     // The value is lo. A move whose upper bound is lo may tie: is it at least lo?
+    if s.can_split(n, 2) {
+        let ties: Vec<usize> = (0..root.len())
+            .filter(|&k| root[k].upper == lo && root[k].lower < lo)
+            .collect();
+        let children: Vec<Board> = ties.iter().map(|&k| root[k].child).collect();
+        let results = Mutex::new(Vec::new());
+        if !s.share_out(children.len(), |h, i| {
+            let r = class(mode, -h.search(children[i], -lo, -(lo - 1), n - 1));
+            if !h.stopped {
+                results.lock().expect("no panics").push((ties[i], r));
+            }
+            false
+        }) {
+            return;
+        }
+        for (k, r) in results.into_inner().expect("no panics") {
+            if r >= lo {
+                root[k].lower = lo;
+            } else {
+                root[k].upper = r;
+            }
+        }
+        return;
+    }
     for m in root.iter_mut() {
         if m.upper == lo && m.lower < lo {
             let r = class(mode, -s.search(m.child, -lo, -(lo - 1), n - 1));
@@ -409,6 +444,36 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
             }
         }
     }
+}
+
+/// One probe "is the score at least `beta`?" over `moves` (those of the root still in
+/// question, in order, the first of which fell short) on every thread: the first to reach
+/// beta cancels the rest. Records every finished answer in the moves' bounds; returns
+/// true when one reached beta.
+fn probe_shared(s: &mut Search, moves: &mut [RootMove], n: u32, mode: Mode, beta: i32) -> bool {
+    let todo: Vec<usize> = (0..moves.len())
+        .filter(|&k| moves[k].upper >= beta)
+        .collect();
+    let children: Vec<Board> = todo.iter().map(|&k| moves[k].child).collect();
+    let results = Mutex::new(Vec::new());
+    s.share_out(children.len(), |h, i| {
+        let r = class(mode, -h.search(children[i], -beta, -(beta - 1), n - 1));
+        if h.stopped {
+            return false;
+        }
+        results.lock().expect("no panics").push((todo[i], r));
+        r >= beta
+    });
+    let mut failed_high = false;
+    for (k, r) in results.into_inner().expect("no panics") {
+        if r >= beta {
+            moves[k].lower = r;
+            failed_high = true;
+        } else {
+            moves[k].upper = r;
+        }
+    }
+    failed_high
 }
 
 /// A line from `board` starting with `first`, every move of which keeps the score at
