@@ -4,6 +4,9 @@
 # On a shared, noisy machine only ratios measured this way mean anything.
 #
 #   scripts/ab-suite.sh suites/fforum-40-49.obf 3 ./finale-before ./finale-after [-- suite args]
+#
+# Every binary searches with one thread (reproducible node counts, and older binaries had
+# no other) unless the extra arguments give --threads.
 set -euo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: $0 FILE ROUNDS BINARY... [-- extra suite arguments]" >&2
@@ -15,6 +18,10 @@ bins=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do bins+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 extra=("$@")
+case " ${extra[*]:-} " in
+  *" --threads"*) ;;
+  *) extra+=(--threads 1) ;;
+esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for ((r = 1; r <= rounds; r++)); do

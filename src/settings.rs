@@ -108,9 +108,12 @@ pub const SPLIT_MIN_EMPTIES: u32 = 14;
 pub const SPLIT_ELDERS: usize = 1;
 
 /// `suite` with several threads solves runs of positions with fewer empties than this
-/// several at once, one thread each, instead of splitting each position: below it a split
-/// search has too few big nodes to keep the threads busy (measurement in results/README.md).
-pub const POSITIONS_AT_ONCE_MAX_EMPTIES: u32 = 16;
+/// several at once, one thread each, instead of splitting each position: small trees have
+/// too few big nodes to keep the threads busy. Random positions, 2 threads, 16 MB tables,
+/// split against at once (wall time): 12 empties (4000) 2.50 s / 1.35 s; 14 (400)
+/// 0.99 / 0.74 s; 16 (100) 1.03 / 0.96 s; 18 (100) 6.20 / 5.84 s; 20 (40) 17.5 / 18.8 s
+/// (results/parallel/2026-11-23-positions-at-once.md).
+pub const POSITIONS_AT_ONCE_MAX_EMPTIES: u32 = 19;
 
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 256;

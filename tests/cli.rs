@@ -458,14 +458,17 @@ fn suite_modes_and_threads() {
     let csv = dir.path().join("all.csv");
     suite_in(dir.path())
         .arg(&path)
-        .args(["--mode", "all", "--threads", "3", "--csv"])
+        .args(["--mode", "all", "--threads", "1000", "--csv"])
         .arg(&csv)
         .assert()
         .success()
-        .stderr(predicate::str::contains("--threads 3").and(predicate::str::contains("1 thread")));
+        // More threads than cores: said once, and fewer search.
+        .stderr(
+            predicate::str::contains("--threads 1000")
+                .and(predicate::str::contains("--oversubscribe")),
+        );
     let rows = csv_rows(&csv);
     assert_eq!(rows[1][column(&rows, "mode")], "all");
-    assert_eq!(rows[1][column(&rows, "threads")], "1");
     assert!(
         rows[1][column(&rows, "move_scores")].starts_with("G8:+18 H1:+12 "),
         "{:?}",
@@ -532,4 +535,63 @@ fn solve_time_limit_reports_a_timeout_and_exits_1() {
         solve().arg(FFO1).args(["--time-limit", "soon"]),
         &["--time-limit", "soon"],
     );
+}
+
+/// `suite` with several threads solves runs of small positions several at once, one
+/// thread each: rows stay in file order, and each small position gets exactly the answer
+/// and node count of a one-thread run (the same search, only on another thread); larger
+/// positions are split and keep their answers.
+#[test]
+fn suite_solves_small_positions_at_once_like_one_thread() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let generated = stdout_of(finale().args([
+        "generate",
+        "--seed",
+        "5",
+        "--count",
+        "30",
+        "--empties",
+        "10-15",
+    ]));
+    let obf = dir.path().join("mixed.obf");
+    fs::write(&obf, format!("{generated}{}", ffo_lines(19))).expect("write");
+    let run = |name: &str, threads: &[&str]| {
+        let csv = dir.path().join(name);
+        let mut cmd = suite_in(dir.path());
+        cmd.arg(&obf).arg("--csv").arg(&csv).args(threads);
+        stdout_of(&mut cmd);
+        csv_rows(&csv)
+    };
+    let one = run("one.csv", &["--threads", "1"]);
+    let many = run("many.csv", &["--threads", "3", "--oversubscribe"]);
+    assert_eq!(one.len(), many.len());
+    let (idx, emp, score, best, nodes, threads, ok) = (
+        column(&one, "index"),
+        column(&one, "empties"),
+        column(&one, "score"),
+        column(&one, "best_moves"),
+        column(&one, "nodes"),
+        column(&one, "threads"),
+        column(&one, "ok"),
+    );
+    let mut small = 0;
+    for (a, b) in one.iter().zip(&many).skip(1) {
+        assert_eq!(a[idx], b[idx], "rows in file order");
+        assert_eq!(
+            (&a[score], &a[best]),
+            (&b[score], &b[best]),
+            "row {}",
+            a[idx]
+        );
+        assert_ne!(b[ok], "false", "row {}", a[idx]);
+        let empties: u32 = a[emp].parse().expect("empties");
+        if empties < finale::settings::POSITIONS_AT_ONCE_MAX_EMPTIES {
+            small += 1;
+            assert_eq!(a[nodes], b[nodes], "row {}: same one-thread search", a[idx]);
+            assert_eq!(b[threads], "1", "row {}", a[idx]);
+        } else {
+            assert_eq!(b[threads], "3", "row {}", a[idx]);
+        }
+    }
+    assert!(small >= 30, "{small} small positions");
 }

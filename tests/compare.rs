@@ -42,7 +42,15 @@ fn repeated_suite(variant_args: &[&str]) -> Repeated {
     let csv = dir.path().join("rep.csv");
     let mut args = vec!["suite", input.to_str().unwrap(), "--repeat", "2"];
     args.extend(variant_args);
-    args.extend(["--csv", csv.to_str().unwrap(), "--hash-mb", "16"]);
+    // One thread: node counts repeat exactly, which the comparisons below rely on.
+    args.extend([
+        "--csv",
+        csv.to_str().unwrap(),
+        "--hash-mb",
+        "16",
+        "--threads",
+        "1",
+    ]);
     let (code, out, err) = run(&args);
     let mut rows = Vec::new();
     if code == 0 {

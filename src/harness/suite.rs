@@ -266,11 +266,11 @@ pub fn run_suite(
     };
     let repeat = options.repeat.max(1);
     // One finished solve: CSV row, table line, distribution, comparison, totals.
-    let mut emit = |mut row: Row, v: usize, k: u32, out: &mut dyn Write| -> Result<()> {
+    let mut emit = |mut row: Row, v: usize, k: u32, info: &RunInfo, out: &mut dyn Write| {
         row.variant = variants[v].label.clone();
         row.repeat = k;
         if let Some(c) = csv.as_mut() {
-            c.write_row(&row, &infos[v])?;
+            c.write_row(&row, info)?;
         }
         let mut line = table_row(&row);
         if variants.len() > 1 || repeat > 1 {
@@ -288,8 +288,10 @@ pub fn run_suite(
         m.nodes.push(row.result.nodes);
         m.times.push(row.result.time.as_secs_f64());
         summary.add(&row);
-        Ok(())
+        Result::Ok(())
     };
+    // Rows of small positions solved several at once: one thread searched each.
+    let one_thread = RunInfo::current(1, options.hash_mb);
     // One-thread solvers for small positions solved several at once (made when needed).
     let mut pooled: Option<Vec<Solver>> = None;
     for (file, records) in &suites {
@@ -303,6 +305,18 @@ pub fn run_suite(
             ),
         )?;
         print(out, &format!("{}\n", table_header()))?;
+        if let [v] = &variants[..]
+            && repeat == 1
+            && (0..records.len()).any(|k| small_run(&records[k..], v, options) > 1)
+        {
+            print(
+                out,
+                &format!(
+                    "(positions below {POSITIONS_AT_ONCE_MAX_EMPTIES} empties: several at once, \
+                     one thread each)\n"
+                ),
+            )?;
+        }
         let mut i = 0;
         while i < records.len() {
             // A run of small positions, when positions at once beat splitting each one.
@@ -311,13 +325,18 @@ pub fn run_suite(
                 _ => 0,
             };
             if small > 1 {
-                let threads = search_threads(options.threads, variants[0].oversubscribe);
+                let v = &variants[0];
+                let threads = search_threads(v.threads.unwrap_or(options.threads), v.oversubscribe);
+                let search = match v.kind {
+                    VariantKind::Flags(search) => search,
+                    VariantKind::Binary(_) => unreachable!("small_run takes flag variants only"),
+                };
                 let solvers = pooled.get_or_insert_with(|| {
                     (0..threads)
                         .map(|_| {
                             Solver::new(SolverOptions {
                                 hash_mb: options.hash_mb,
-                                search: options.search,
+                                search,
                                 threads: 1,
                                 oversubscribe: false,
                             })
@@ -327,7 +346,7 @@ pub fn run_suite(
                 let results = solve_at_once(solvers, &records[i..i + small], options.mode);
                 for (j, result) in results.into_iter().enumerate() {
                     let row = checked_row(file, i + j + 1, &records[i + j], result);
-                    emit(row, 0, 1, &mut *out)?;
+                    emit(row, 0, 1, &one_thread, &mut *out)?;
                 }
                 i += small;
                 continue;
@@ -343,7 +362,7 @@ pub fn run_suite(
                 for v in order {
                     let result = runners[v].solve(record, options.mode, options.hash_mb)?;
                     let row = checked_row(file, i + 1, record, result);
-                    emit(row, v, k, &mut *out)?;
+                    emit(row, v, k, &infos[v], &mut *out)?;
                 }
             }
             i += 1;
