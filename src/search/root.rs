@@ -98,8 +98,8 @@ pub struct SolverOptions {
     pub threads: usize,
     /// Run every requested thread even beyond the cores. Slower: the threads take turns on
     /// the cores, and each searches speculative moves the others would have made
-    /// unnecessary (FFO 40-49, 8 threads on 2 cores: +24 % nodes, x1.25 time). For tests
-    /// and measurements.
+    /// unnecessary (FFO 40-49, 8 threads on 2 cores against 2 threads: +40 % nodes, x1.40
+    /// time). For tests and measurements.
     pub oversubscribe: bool,
 }
 
