@@ -2,12 +2,14 @@
 """Per-position speed-up and extra nodes of the thread-count variants in one suite CSV
 (`finale suite ... --variant='--threads=1' --variant='--threads=2' ...`), against the
 first variant, plus totals and whether every variant gave the same score and best moves.
-Usage: scripts/threads-table.py RUN.csv"""
+Usage: scripts/threads-table.py RUN.csv [FIRST]   (FIRST: number of the first position,
+e.g. 40 for FFO 40-59; default 1)"""
 import csv
 import sys
 from collections import defaultdict
 
 rows = list(csv.DictReader(open(sys.argv[1])))
+first = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 variants = list(dict.fromkeys(r["variant"] for r in rows))
 by = defaultdict(dict)
 for r in rows:
@@ -20,7 +22,7 @@ print("|" + "---|" * (2 + sum(2 if v == base else 4 for v in variants)))
 tot = defaultdict(lambda: [0, 0.0])
 same = True
 for (i, e), vs in sorted(by.items()):
-    cells = [str(i), e]
+    cells = [str(i + first - 1), e]
     b = vs[base]
     for v in variants:
         r = vs[v]
