@@ -351,6 +351,10 @@ mod tests {
             (TranspositionTable::new(0), 3),
             (TranspositionTable::new(1), 24),
         ] {
+            // Stored once first, so that readers hit even if the writers run last.
+            for (i, b) in boards[..n].iter().enumerate() {
+                tt.store(b, -65, 65, value(i), Some(best(i)), EXACT);
+            }
             let hits = AtomicU64::new(0);
             std::thread::scope(|scope| {
                 for t in 0..4usize {
