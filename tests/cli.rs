@@ -595,3 +595,29 @@ fn suite_solves_small_positions_at_once_like_one_thread() {
     }
     assert!(small >= 30, "{small} small positions");
 }
+
+/// `solve --threads N`: the same score and best move as one thread, the threads that
+/// searched on their own line; a thread count of 0 is refused.
+#[test]
+fn solve_threads() {
+    let run = |threads: &str| stdout_of(solve().args(["--moves", MOVES, "--threads", threads]));
+    let field = |text: &str, key: &str| -> String {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("no {key} in {text}"))
+            .trim()
+            .to_string()
+    };
+    let one = run("1");
+    let many = run("2");
+    assert_eq!(field(&one, "score"), "+20");
+    assert_eq!(field(&one, "threads"), "1");
+    assert_eq!(field(&many, "score"), field(&one, "score"));
+    assert_eq!(field(&many, "best"), field(&one, "best"));
+    let t: usize = field(&many, "threads").parse().expect("a number");
+    assert!((1..=2).contains(&t), "{many}");
+    assert_bad_input(
+        solve().args(["--moves", MOVES, "--threads", "0"]),
+        &["--threads"],
+    );
+}

@@ -50,8 +50,8 @@ pub fn load(input: &SolveInput) -> Result<Vec<Job>> {
     }
 }
 
-/// The report of one solve: a `key value` line per fact.
-pub fn report(job: &Job, r: &SolveResult) -> String {
+/// The report of one solve by `threads` search threads: a `key value` line per fact.
+pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
     let board = job.position.board;
     let side = match job.position.side {
         Color::Black => "X (black)",
@@ -81,7 +81,8 @@ pub fn report(job: &Job, r: &SolveResult) -> String {
     };
     format!(
         "source    {}\nposition  {}\nempties   {}\nside      {}\nmode      {}\nscore     {}\n\
-         best      {}\npv        {}\nnodes     {}\ntime      {:.6} s\nnps       {:.0}\n",
+         best      {}\npv        {}\nnodes     {}\ntime      {:.6} s\nnps       {:.0}\n\
+         threads   {}\n",
         job.origin,
         job.position,
         board.empty_count(),
@@ -92,7 +93,8 @@ pub fn report(job: &Job, r: &SolveResult) -> String {
         pv,
         r.nodes,
         r.time.as_secs_f64(),
-        r.nps()
+        r.nps(),
+        threads
     )
 }
 
@@ -113,7 +115,7 @@ pub fn run_solve(
     for (i, job) in jobs.iter().enumerate() {
         solver.clear();
         let text = match solver.solve_within(job.position.board, mode, time_limit) {
-            Ok(result) => report(job, &result),
+            Ok(result) => report(job, &result, solver.threads()),
             Err(t) => {
                 timeouts += 1;
                 format!(
