@@ -527,3 +527,31 @@ fn principal_variation(
     }
     pv
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_threads_are_capped_at_the_cores_unless_oversubscribed() {
+        let c = cores();
+        assert!(c >= 1);
+        assert_eq!(search_threads(0, false), 1);
+        assert_eq!(search_threads(1, false), 1);
+        assert_eq!(search_threads(c + 5, false), c);
+        assert_eq!(search_threads(c + 5, true), c + 5);
+        let s = Solver::new(SolverOptions {
+            hash_mb: 1,
+            threads: c + 1,
+            ..Default::default()
+        });
+        assert_eq!(s.threads(), c);
+        let s = Solver::new(SolverOptions {
+            hash_mb: 1,
+            threads: 3,
+            oversubscribe: true,
+            ..Default::default()
+        });
+        assert_eq!(s.threads(), 3);
+    }
+}
