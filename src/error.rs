@@ -150,6 +150,9 @@ pub enum Error {
     /// Standard output could not be written (e.g. the reader of a pipe went away).
     #[error("writing to standard output: {0}")]
     Output(#[source] std::io::Error),
+    /// Evaluation weights that cannot be used.
+    #[error(transparent)]
+    Eval(#[from] crate::eval::EvalError),
     /// A request that cannot be served (e.g. an empty input file).
     #[error("{0}")]
     Invalid(String),

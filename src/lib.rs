@@ -15,9 +15,11 @@
 pub mod batch;
 pub mod board;
 pub mod error;
+pub mod eval;
 pub mod harness;
 pub mod search;
 pub mod settings;
+pub mod train;
 
 pub use board::{Bitboard, Board, Color, Position, Square};
 pub use error::{Error, Result};

@@ -78,6 +78,9 @@ enum Command {
         #[arg(long, default_value = "18-24", value_parser = parse_empties)]
         empties: (u32, u32),
     },
+    /// Train the pattern evaluation: self-play positions, labelled by exact solves and
+    /// shallow searches, fitted phase by phase; prints the held-out error by empties.
+    Train(TrainArgs),
     /// Count the leaves DEPTH plies below the start position.
     Perft {
         /// Plies, 0..=14.
@@ -112,6 +115,37 @@ struct SolveArgs {
     threads: ThreadArgs,
     #[command(flatten)]
     common: CommonArgs,
+}
+
+#[derive(Args)]
+struct TrainArgs {
+    /// Seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Self-play games (each gives about one position per number of empties).
+    #[arg(long, default_value_t = 20_000)]
+    games: u32,
+    /// Label positions with at most this many empties by an exact solve.
+    #[arg(long, default_value_t = 14)]
+    exact_max_empties: u32,
+    /// Label the others by a search this many moves deep (at least 4).
+    #[arg(long, default_value_t = 4)]
+    label_depth: u32,
+    /// Gradient steps per phase.
+    #[arg(long, default_value_t = 300)]
+    epochs: u32,
+    /// Worker threads (default: all cores; the weights do not depend on it).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// The weight file to write.
+    #[arg(long, value_name = "PATH")]
+    out: PathBuf,
+    /// Replace --out if it exists.
+    #[arg(long)]
+    force: bool,
+    /// Also write every labelled position to this CSV.
+    #[arg(long, value_name = "CSV")]
+    data: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -356,6 +390,21 @@ fn main() -> ExitCode {
             count,
             empties: (lo, hi),
         } => harness::run_generate(seed, count, lo, hi, &mut stdout).map(|()| ExitCode::SUCCESS),
+        Command::Train(a) => {
+            let options = finale::train::TrainOptions {
+                seed: a.seed,
+                games: a.games,
+                exact_max_empties: a.exact_max_empties,
+                label_depth: a.label_depth,
+                fit: finale::train::fit::FitOptions {
+                    epochs: a.epochs,
+                    ..Default::default()
+                },
+                threads: a.threads.map_or_else(finale::search::cores, |t| t as usize),
+            };
+            harness::train::run_train(&options, &a.out, a.force, a.data.as_deref(), &mut stdout)
+                .map(|()| ExitCode::SUCCESS)
+        }
         Command::Perft { depth } => {
             harness::run_perft(depth, &mut stdout).map(|_| ExitCode::SUCCESS)
         }

@@ -17,6 +17,7 @@ pub mod report;
 pub mod run_csv;
 pub mod solve;
 pub mod suite;
+pub mod train;
 pub mod variant;
 
 pub use bench::{BenchSummary, run_bench};

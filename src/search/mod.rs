@@ -11,6 +11,7 @@
 mod endgame;
 mod etc;
 mod last;
+mod midgame;
 pub mod ordering;
 mod parallel;
 mod root;
@@ -19,6 +20,7 @@ mod table_memory;
 pub mod tt;
 
 pub use root::{Mode, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores, search_threads};
+pub use midgame::midgame_value;
 pub use tt::TranspositionTable;
 
 use crate::board::Board;

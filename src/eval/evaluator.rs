@@ -1,0 +1,120 @@
+//! The evaluator: the weights of every phase and the sum of a board's pattern weights.
+
+use super::pattern::{BIAS, FEATURES, PATTERN_SET, PER_PHASE, PHASES, features, phase};
+use super::weights_file::{WeightFile, WeightFileError};
+use crate::board::Board;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Evaluation units per disc of final score: weights are fractions of a disc.
+pub const UNITS_PER_DISC: i32 = 128;
+
+/// The weight file shipped in the repository (weights/eval.bin), built into the binary so
+/// that it runs anywhere without the repository.
+static SHIPPED: &[u8] = include_bytes!("../../weights/eval.bin");
+
+/// Why a weight file cannot be used by this build.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// The file could not be read or is corrupt.
+    #[error(transparent)]
+    File(#[from] WeightFileError),
+    /// The file is sound but made for another pattern set or phase count.
+    #[error("{origin}: weights for pattern set {found_set} ({found_phases} phases x {found_per_phase}), this build needs set {PATTERN_SET} ({PHASES} x {PER_PHASE})")]
+    Mismatch {
+        /// Where the weights came from.
+        origin: String,
+        /// The file's pattern set.
+        found_set: u32,
+        /// The file's phase count.
+        found_phases: u32,
+        /// The file's weights per phase.
+        found_per_phase: u32,
+    },
+}
+
+/// A pattern evaluation with its weights.
+pub struct Evaluator {
+    weights: Vec<i16>,
+    checksum: u32,
+    meta: String,
+}
+
+impl Evaluator {
+    /// Uses the weights of `file` (checked to match this build's patterns).
+    pub fn from_file(file: WeightFile, origin: &str) -> Result<Evaluator, EvalError> {
+        if file.pattern_set != PATTERN_SET
+            || file.phases as usize != PHASES
+            || file.per_phase as usize != PER_PHASE
+        {
+            return Err(EvalError::Mismatch {
+                origin: origin.to_string(),
+                found_set: file.pattern_set,
+                found_phases: file.phases,
+                found_per_phase: file.per_phase,
+            });
+        }
+        let checksum = file.checksum();
+        Ok(Evaluator {
+            weights: file.weights,
+            checksum,
+            meta: file.meta,
+        })
+    }
+
+    /// Weights made in memory (training): `weights` holds `PHASES * PER_PHASE` values.
+    pub fn from_weights(weights: Vec<i16>) -> Evaluator {
+        assert_eq!(weights.len(), PHASES * PER_PHASE);
+        Evaluator {
+            weights,
+            checksum: 0,
+            meta: String::from("in memory"),
+        }
+    }
+
+    /// Loads a weight file.
+    pub fn load(path: &Path) -> Result<Evaluator, EvalError> {
+        let file = WeightFile::load(path)?;
+        Evaluator::from_file(file, &path.display().to_string())
+    }
+
+    /// The shipped weights, decoded once per process.
+    pub fn shipped() -> Result<&'static Evaluator, &'static EvalError> {
+        static EVAL: OnceLock<Result<Evaluator, EvalError>> = OnceLock::new();
+        EVAL.get_or_init(|| {
+            let origin = "built-in weights/eval.bin";
+            let file = WeightFile::from_bytes(SHIPPED, origin)?;
+            Evaluator::from_file(file, origin)
+        })
+        .as_ref()
+    }
+
+    /// CRC32 of the weight file, a short identity of the weights (0 when made in memory).
+    pub fn checksum(&self) -> u32 {
+        self.checksum
+    }
+
+    /// How the weights were made, as recorded in the file.
+    pub fn meta(&self) -> &str {
+        &self.meta
+    }
+
+    /// Every weight, phase by phase.
+    pub fn weights(&self) -> &[i16] {
+        &self.weights
+    }
+
+    /// Estimated final disc difference of `b` for the side to move, in
+    /// [`UNITS_PER_DISC`] units. The board should not be over (the caller scores those).
+    #[inline]
+    pub fn evaluate(&self, b: &Board) -> i32 {
+        let mut f = [0u32; FEATURES];
+        features(b, &mut f);
+        let w = &self.weights[phase(b.empty_count()) * PER_PHASE..][..PER_PHASE];
+        let mut sum = w[BIAS] as i32;
+        for &i in &f {
+            sum += w[i as usize] as i32;
+        }
+        sum
+    }
+}

@@ -1,0 +1,8 @@
+//! Pattern evaluation: a score estimate of a board from the side to move's view, trained by
+//! finale itself (`finale train`), used to order moves and for multi-probcut.
+
+pub mod evaluator;
+pub mod pattern;
+pub mod weights_file;
+
+pub use evaluator::{EvalError, Evaluator, UNITS_PER_DISC};

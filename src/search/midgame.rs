@@ -1,0 +1,87 @@
+//! Depth-limited alpha-beta with the pattern evaluation at the leaves: the shallow searches
+//! that order deep endgame moves, probe for multi-probcut and label training positions.
+
+use super::Search;
+use super::ordering::fastest_first;
+use crate::board::Board;
+use crate::board::moves::{flips, legal_moves};
+use crate::eval::{Evaluator, UNITS_PER_DISC};
+use arrayvec::ArrayVec;
+
+/// Below this depth moves are searched in square order: ordering costs more than it saves.
+const ORDER_MIN_DEPTH: u32 = 2;
+
+impl Search<'_> {
+    /// Fail-soft value of `b` within (`alpha`, `beta`), in evaluation units, searching
+    /// `depth` moves ahead (a forced pass is not counted) and evaluating there; a finished
+    /// game scores its exact disc difference.
+    pub(crate) fn search_midgame(
+        &mut self,
+        eval: &Evaluator,
+        b: Board,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        self.nodes += 1;
+        if depth == 0 {
+            return eval.evaluate(&b);
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            if legal_moves(b.opponent, b.player) == 0 {
+                return b.final_score() * UNITS_PER_DISC;
+            }
+            return -self.search_midgame(eval, b.pass(), -beta, -alpha, depth);
+        }
+        let mut alpha = alpha;
+        let mut best = i32::MIN + 1;
+        if depth < ORDER_MIN_DEPTH {
+            let mut m = moves;
+            while m != 0 {
+                let sq = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
+                let v = -self.search_midgame(eval, child, -beta, -alpha, depth - 1);
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                    alpha = alpha.max(v);
+                }
+            }
+            return best;
+        }
+        let mut list: ArrayVec<(i32, Board), 64> = ArrayVec::new();
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
+            list.push((fastest_first(&child, sq, 0, None, true), child));
+        }
+        list.sort_unstable_by_key(|&(s, _)| -s);
+        for &(_, child) in &list {
+            let v = -self.search_midgame(eval, child, -beta, -alpha, depth - 1);
+            if v > best {
+                best = v;
+                if v >= beta {
+                    return v;
+                }
+                alpha = alpha.max(v);
+            }
+        }
+        best
+    }
+}
+
+/// The value of `board` searched `depth` moves ahead with `eval` (evaluation units), and
+/// the nodes searched: a stand-alone search without a transposition table.
+pub fn midgame_value(eval: &Evaluator, board: Board, depth: u32) -> (i32, u64) {
+    static NO_TABLE: std::sync::OnceLock<super::TranspositionTable> = std::sync::OnceLock::new();
+    let tt = NO_TABLE.get_or_init(|| super::TranspositionTable::new(0));
+    let mut s = Search::new(tt, super::SearchOptions::default());
+    let v = s.search_midgame(eval, board, -i32::MAX, i32::MAX, depth);
+    (v, s.nodes)
+}

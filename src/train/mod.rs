@@ -1,0 +1,206 @@
+//! Training the pattern evaluation (`finale train`): randomised self-play positions,
+//! labelled by exact solves near the end and by shallow searches with the weights already
+//! fitted further from the start, fitted phase by phase from the end of the game backwards.
+//!
+//! Everything is seeded and independent of the thread count: the same options give the
+//! same weight file, byte for byte.
+
+pub mod fit;
+pub mod games;
+
+use crate::board::Board;
+use crate::error::{Error, Result};
+use crate::eval::Evaluator;
+use crate::eval::pattern::{FEATURES, PATTERN_SET, PER_PHASE, PHASES, canonical_indices, features, phase};
+use crate::eval::weights_file::WeightFile;
+use crate::eval::UNITS_PER_DISC;
+use crate::search::{Solver, SolverOptions, midgame_value};
+use fit::{FitOptions, Row};
+use games::{Sample, play_game};
+use rayon::prelude::*;
+use std::io::Write;
+
+/// Settings of a training run.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// Seed of the self-play games.
+    pub seed: u64,
+    /// Number of games (about one position per number of empties each).
+    pub games: u32,
+    /// Positions with at most this many empties are labelled by an exact solve.
+    pub exact_max_empties: u32,
+    /// The others by a search this many moves deep (at least 4, one phase, so that it
+    /// evaluates only phases already fitted).
+    pub label_depth: u32,
+    /// Gradient fit settings.
+    pub fit: FitOptions,
+    /// Worker threads (the result does not depend on them).
+    pub threads: usize,
+}
+
+/// One line of the held-out error table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorRow {
+    /// Empty squares.
+    pub empties: u32,
+    /// Training positions.
+    pub train: usize,
+    /// Held-out positions (games numbered 9 mod 10).
+    pub test: usize,
+    /// `exact` or `depth N`.
+    pub label: String,
+    /// Mean absolute error of the evaluation on held-out positions, in discs.
+    pub test_mae: f64,
+    /// Root mean square error on held-out positions, in discs.
+    pub test_rmse: f64,
+    /// Root mean square error on the training positions, in discs.
+    pub train_rmse: f64,
+}
+
+/// A labelled position.
+#[derive(Clone, Copy, Debug)]
+struct Labelled {
+    sample: Sample,
+    /// Label in evaluation units.
+    label: i32,
+}
+
+fn held_out(s: &Sample) -> bool {
+    s.game % 10 == 9
+}
+
+/// The command line that reproduces a run (recorded in the weight file).
+pub fn command_line(o: &TrainOptions) -> String {
+    format!(
+        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {}",
+        o.seed, o.games, o.exact_max_empties, o.label_depth, o.fit.epochs
+    )
+}
+
+/// Runs the whole pipeline and returns the weight file and the held-out error table.
+/// Progress lines go to `log`; `data`, if given, receives every labelled position as CSV.
+pub fn train(
+    o: &TrainOptions,
+    log: &mut dyn Write,
+    mut data: Option<&mut dyn Write>,
+) -> Result<(WeightFile, Vec<ErrorRow>)> {
+    if o.label_depth < 4 {
+        return Err(Error::Invalid(format!(
+            "--label-depth {}: must be at least 4 (one phase), so that searches evaluate only fitted phases",
+            o.label_depth
+        )));
+    }
+    if o.games == 0 {
+        return Err(Error::Invalid("--games 0: nothing to train on".into()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.threads.max(1))
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start {} threads: {e}", o.threads)))?;
+    let out = |log: &mut dyn Write, s: String| writeln!(log, "{s}").map_err(Error::Output);
+
+    let start = std::time::Instant::now();
+    let samples: Vec<Sample> =
+        pool.install(|| (0..o.games).into_par_iter().flat_map_iter(|g| play_game(o.seed, g)).collect());
+    let mut by_empties: Vec<Vec<Sample>> = vec![Vec::new(); 61];
+    for s in samples {
+        by_empties[s.board.empty_count() as usize].push(s);
+    }
+    out(log, format!("{} games, {} positions ({:.1} s)", o.games, by_empties.iter().map(Vec::len).sum::<usize>(), start.elapsed().as_secs_f64()))?;
+    if let Some(d) = data.as_deref_mut() {
+        writeln!(d, "game,empties,board,label,set").map_err(Error::Output)?;
+    }
+
+    let canon = canonical_indices();
+    let mut weights = vec![0i16; PHASES * PER_PHASE];
+    // Fitted values of the phase before, the start of the next fit.
+    let mut w = vec![0f32; PER_PHASE];
+    let mut table = Vec::new();
+    let depth = o.label_depth;
+    for ph in 0..PHASES {
+        let eval = Evaluator::from_weights(weights.clone());
+        let empties: Vec<u32> = (0..=60).filter(|&e| phase(e) == ph).collect();
+        let mut rows: Vec<(u32, bool, Labelled)> = Vec::new();
+        for &e in &empties {
+            let list = &by_empties[e as usize];
+            let exact = e <= o.exact_max_empties;
+            let labels: Vec<i32> = pool.install(|| {
+                if exact {
+                    list.par_iter()
+                        .map_init(
+                            || Solver::new(SolverOptions { hash_mb: 4, ..Default::default() }),
+                            |solver, s| solver.search(s.board, -64, 64).0 * UNITS_PER_DISC,
+                        )
+                        .collect()
+                } else {
+                    list.par_iter().map(|s| midgame_value(&eval, s.board, depth).0).collect()
+                }
+            });
+            for (s, &label) in list.iter().zip(&labels) {
+                rows.push((e, held_out(s), Labelled { sample: *s, label }));
+            }
+        }
+        let fit_rows: Vec<Row> = rows
+            .iter()
+            .filter(|r| !r.1)
+            .map(|r| to_row(&r.2, &canon))
+            .collect();
+        let rmse = fit::fit(&mut w, &fit_rows, o.fit);
+        let base = ph * PER_PHASE;
+        for i in 0..PER_PHASE {
+            let v = (w[canon[i] as usize] * UNITS_PER_DISC as f32).round();
+            weights[base + i] = v.clamp(-32767.0, 32767.0) as i16;
+        }
+        let eval = Evaluator::from_weights(weights.clone());
+        for &e in &empties {
+            let here: Vec<&(u32, bool, Labelled)> = rows.iter().filter(|r| r.0 == e).collect();
+            if here.is_empty() {
+                continue;
+            }
+            let err = |r: &Labelled| (eval.evaluate(&r.sample.board) - r.label) as f64 / UNITS_PER_DISC as f64;
+            let test: Vec<f64> = here.iter().filter(|r| r.1).map(|r| err(&r.2)).collect();
+            let train: Vec<f64> = here.iter().filter(|r| !r.1).map(|r| err(&r.2)).collect();
+            let rms = |v: &[f64]| if v.is_empty() { 0.0 } else { (v.iter().map(|x| x * x).sum::<f64>() / v.len() as f64).sqrt() };
+            table.push(ErrorRow {
+                empties: e,
+                train: train.len(),
+                test: test.len(),
+                label: if e <= o.exact_max_empties { "exact".into() } else { format!("depth {depth}") },
+                test_mae: if test.is_empty() { 0.0 } else { test.iter().map(|x| x.abs()).sum::<f64>() / test.len() as f64 },
+                test_rmse: rms(&test),
+                train_rmse: rms(&train),
+            });
+            if let Some(d) = data.as_deref_mut() {
+                for (_, t, l) in &here {
+                    let b = l.sample.board;
+                    writeln!(d, "{},{},{},{},{}", l.sample.game, e, board_string(&b), l.label as f64 / UNITS_PER_DISC as f64, if *t { "test" } else { "train" }).map_err(Error::Output)?;
+                }
+            }
+        }
+        out(log, format!("phase {ph:2} (empties {}-{}): {} positions, fit rmse {rmse:.2} discs ({:.1} s)", empties[0], empties[empties.len() - 1], fit_rows.len(), start.elapsed().as_secs_f64()))?;
+    }
+    let file = WeightFile {
+        pattern_set: PATTERN_SET,
+        phases: PHASES as u32,
+        per_phase: PER_PHASE as u32,
+        meta: command_line(o),
+        weights,
+    };
+    Ok((file, table))
+}
+
+fn to_row(l: &Labelled, canon: &[u32]) -> Row {
+    let mut f = [0u32; FEATURES];
+    features(&l.sample.board, &mut f);
+    for x in f.iter_mut() {
+        *x = canon[*x as usize];
+    }
+    Row { features: f, target: l.label as f32 / UNITS_PER_DISC as f32 }
+}
+
+/// The board as 64 characters, `X` for the side to move, `O` for the other, `-` empty.
+fn board_string(b: &Board) -> String {
+    (0..64)
+        .map(|i| if b.player >> i & 1 != 0 { 'X' } else if b.opponent >> i & 1 != 0 { 'O' } else { '-' })
+        .collect()
+}
