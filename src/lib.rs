@@ -15,6 +15,7 @@
 pub mod batch;
 pub mod board;
 pub mod error;
+pub mod eval;
 pub mod harness;
 pub mod search;
 pub mod settings;

@@ -1,0 +1,3 @@
+//! Pattern evaluation: for now only the file that carries its trained weights.
+
+pub mod weights_file;
