@@ -123,7 +123,7 @@ struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Self-play games (each gives about one position per number of empties).
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 300_000)]
     games: u32,
     /// Label positions with at most this many empties by an exact solve.
     #[arg(long, default_value_t = 14)]
@@ -134,6 +134,9 @@ struct TrainArgs {
     /// Gradient steps per phase.
     #[arg(long, default_value_t = 300)]
     epochs: u32,
+    /// L2 regularisation of the fit.
+    #[arg(long, default_value_t = 8.0)]
+    l2: f32,
     /// Worker threads (default: all cores; the weights do not depend on it).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
@@ -398,6 +401,7 @@ fn main() -> ExitCode {
                 label_depth: a.label_depth,
                 fit: finale::train::fit::FitOptions {
                     epochs: a.epochs,
+                    l2: a.l2,
                     ..Default::default()
                 },
                 threads: a.threads.map_or_else(finale::search::cores, |t| t as usize),

@@ -1,9 +1,8 @@
 //! Fitting one phase's weights: sparse least squares by gradient steps.
 //!
-//! Each step moves every weight by the mean residual of the samples using it, damped by
-//! the number of weights per sample and shrunk towards the current value when the weight
-//! is rarely seen: a Jacobi-style iteration that converges in a few hundred steps and
-//! needs no tuning per pattern.
+//! Each step moves every weight by the mean residual of the samples using it (less an L2
+//! penalty), damped by the number of weights per sample: a Jacobi-style iteration on the
+//! regularised normal equations that needs no tuning per pattern.
 
 use crate::eval::pattern::{BIAS, FEATURES, PER_PHASE};
 
@@ -23,16 +22,19 @@ pub struct FitOptions {
     pub epochs: u32,
     /// Step size (fraction of the mean residual applied per step).
     pub rate: f32,
-    /// Pseudo-count: a weight seen in k samples moves by k / (k + this) of its mean residual.
-    pub shrink: f32,
+    /// L2 regularisation: the fit minimises the squared errors plus this times the sum of
+    /// squared weights, so that weights seen in few samples stay small.
+    pub l2: f32,
 }
 
 impl Default for FitOptions {
     fn default() -> Self {
         FitOptions {
             epochs: 300,
-            rate: 2.0 / FEATURES as f32,
-            shrink: 4.0,
+            // Every sample moves FEATURES + 1 weights: a larger step overshoots (and
+            // diverges) on samples that share all their features, as openings do.
+            rate: 1.0 / (FEATURES + 1) as f32,
+            l2: 8.0,
         }
     }
 }
@@ -66,7 +68,7 @@ pub fn fit(w: &mut [f32], rows: &[Row], opt: FitOptions) -> f32 {
         }
         for i in 0..PER_PHASE {
             if count[i] > 0.0 {
-                w[i] += opt.rate * grad[i] / (count[i] + opt.shrink);
+                w[i] += opt.rate * (grad[i] - opt.l2 * w[i]) / (count[i] + opt.l2);
             }
         }
     }

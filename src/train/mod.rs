@@ -72,8 +72,8 @@ fn held_out(s: &Sample) -> bool {
 /// The command line that reproduces a run (recorded in the weight file).
 pub fn command_line(o: &TrainOptions) -> String {
     format!(
-        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {}",
-        o.seed, o.games, o.exact_max_empties, o.label_depth, o.fit.epochs
+        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {} --l2 {}",
+        o.seed, o.games, o.exact_max_empties, o.label_depth, o.fit.epochs, o.fit.l2
     )
 }
 
@@ -116,6 +116,7 @@ pub fn train(
     // Fitted values of the phase before, the start of the next fit.
     let mut w = vec![0f32; PER_PHASE];
     let mut table = Vec::new();
+    let mut previous: Vec<(u32, bool, Labelled)> = Vec::new();
     let depth = o.label_depth;
     for ph in 0..PHASES {
         let eval = Evaluator::from_weights(weights.clone());
@@ -140,8 +141,10 @@ pub fn train(
                 rows.push((e, held_out(s), Labelled { sample: *s, label }));
             }
         }
-        let fit_rows: Vec<Row> = rows
+        // The phase before's positions too: twice the data, and smoother phases.
+        let fit_rows: Vec<Row> = previous
             .iter()
+            .chain(rows.iter())
             .filter(|r| !r.1)
             .map(|r| to_row(&r.2, &canon))
             .collect();
@@ -177,6 +180,7 @@ pub fn train(
                 }
             }
         }
+        previous = rows;
         out(log, format!("phase {ph:2} (empties {}-{}): {} positions, fit rmse {rmse:.2} discs ({:.1} s)", empties[0], empties[empties.len() - 1], fit_rows.len(), start.elapsed().as_secs_f64()))?;
     }
     let file = WeightFile {
