@@ -5,7 +5,7 @@ use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use finale::batch::{BatchOptions, Shard};
 use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions, Variant, VariantKind};
-use finale::search::{Mode, SearchOptions, SolverOptions};
+use finale::search::{EvalRef, Mode, SearchOptions, SolverOptions};
 use finale::settings::DEFAULT_HASH_MB;
 use std::io::Write;
 use std::path::PathBuf;
@@ -81,6 +81,28 @@ enum Command {
     /// Train the pattern evaluation: self-play positions, labelled by exact solves and
     /// shallow searches, fitted phase by phase; prints the held-out error by empties.
     Train(TrainArgs),
+    /// Fit the multi-probcut error model: the spread of shallow searches against exact
+    /// scores by empties and depth, and the plane through it (settings::MPC_SIGMA).
+    TrainMpc {
+        /// Seed of the self-play games the positions come from.
+        #[arg(long, default_value_t = 2)]
+        seed: u64,
+        /// Positions per number of empties.
+        #[arg(long, default_value_t = 40)]
+        per_empties: usize,
+        /// Empty squares, A-B.
+        #[arg(long, default_value = "14-22", value_parser = parse_empties)]
+        empties: (u32, u32),
+        /// Shallow depths 0..=N.
+        #[arg(long, default_value_t = 6)]
+        max_depth: u32,
+        /// Evaluation weights (default: the built-in weights/eval.bin).
+        #[arg(long, value_name = "PATH")]
+        eval: Option<PathBuf>,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = parse_threads)]
+        threads: Option<usize>,
+    },
     /// Count the leaves DEPTH plies below the start position.
     Perft {
         /// Plies, 0..=14.
@@ -123,16 +145,16 @@ struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Self-play games (each gives about one position per number of empties).
-    #[arg(long, default_value_t = 300_000)]
+    #[arg(long, default_value_t = 100_000)]
     games: u32,
     /// Label positions with at most this many empties by an exact solve.
-    #[arg(long, default_value_t = 14)]
+    #[arg(long, default_value_t = 12)]
     exact_max_empties: u32,
     /// Label the others by a search this many moves deep (at least 4).
     #[arg(long, default_value_t = 4)]
     label_depth: u32,
     /// Gradient steps per phase.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 200)]
     epochs: u32,
     /// L2 regularisation of the fit.
     #[arg(long, default_value_t = 8.0)]
@@ -196,13 +218,22 @@ struct CommonArgs {
     /// Turn off the narrow first-guess search before exact solves of 20+ empties.
     #[arg(long)]
     no_first_guess: bool,
-    /// Move ordering (only fastest-first exists so far).
-    #[arg(long, value_enum, default_value_t = OrderingArg::FastestFirst)]
+    /// Move ordering of deep nodes.
+    #[arg(long, value_enum, default_value_t = OrderingArg::Eval)]
     ordering: OrderingArg,
+    /// Selectivity in percent: 100 solves exactly; 73, 87, 95, 98 or 99 stops after that
+    /// multi-probcut level and reports a probable score such as +28@95%.
+    #[arg(long, value_name = "P", default_value_t = 100, value_parser = parse_selectivity)]
+    selectivity: u8,
+    /// Evaluation weights to order with (default: the built-in weights/eval.bin).
+    #[arg(long, value_name = "PATH")]
+    eval: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 enum OrderingArg {
+    /// Fastest-first plus a shallow search with the pattern evaluation at deep nodes.
+    Eval,
     /// Fewest opponent moves first, with potential mobility, stable edges, parity.
     FastestFirst,
 }
@@ -240,8 +271,27 @@ impl ThreadArgs {
 }
 
 impl CommonArgs {
-    fn solver_options(&self, threads: usize, oversubscribe: bool) -> SolverOptions {
-        SolverOptions {
+    /// The evaluation asked for: none for fastest-first, else --eval or the built-in
+    /// weights (with a note when those cannot be used).
+    fn eval(&self) -> finale::Result<EvalRef> {
+        if matches!(self.ordering, OrderingArg::FastestFirst) {
+            return Ok(EvalRef(None));
+        }
+        if let Some(path) = &self.eval {
+            let e = finale::eval::Evaluator::load(path)?;
+            return Ok(EvalRef(Some(Box::leak(Box::new(e)))));
+        }
+        match finale::eval::Evaluator::shipped() {
+            Ok(e) => Ok(EvalRef(Some(e))),
+            Err(e) => {
+                eprintln!("note: {e}; ordering by fastest-first only");
+                Ok(EvalRef(None))
+            }
+        }
+    }
+
+    fn solver_options(&self, threads: usize, oversubscribe: bool) -> finale::Result<SolverOptions> {
+        Ok(SolverOptions {
             hash_mb: self.hash_mb,
             threads,
             oversubscribe,
@@ -250,8 +300,10 @@ impl CommonArgs {
                 stability: !self.no_stability,
                 tt: !self.no_tt,
                 first_guess: !self.no_first_guess,
+                eval: self.eval()?,
+                selectivity: self.selectivity,
             },
-        }
+        })
     }
 }
 
@@ -345,6 +397,53 @@ fn parse_hash_mb(s: &str) -> Result<usize, String> {
     harness::check_hash_mb(mb)
 }
 
+fn train_mpc(
+    seed: u64,
+    per_empties: usize,
+    empties: (u32, u32),
+    max_depth: u32,
+    eval: Option<PathBuf>,
+    threads: Option<usize>,
+    out: &mut impl Write,
+) -> finale::Result<ExitCode> {
+    let eval: &finale::eval::Evaluator = match eval {
+        Some(p) => Box::leak(Box::new(finale::eval::Evaluator::load(&p)?)),
+        None => {
+            finale::eval::Evaluator::shipped().map_err(|e| finale::Error::Invalid(e.to_string()))?
+        }
+    };
+    let o = finale::train::mpc::MpcOptions {
+        seed,
+        per_empties,
+        empties,
+        max_depth,
+        threads: threads_or_all(threads),
+    };
+    let (cells, p) = finale::train::mpc::fit_mpc(&o, eval, &mut std::io::stderr())?;
+    let w = |e| finale::Error::Output(e);
+    writeln!(out, "# finale train-mpc --seed {seed} --per-empties {per_empties} --empties {}-{} --max-depth {max_depth} (weights {:08x})", empties.0, empties.1, eval.checksum()).map_err(w)?;
+    writeln!(out, "empties,depth,positions,mean,sigma").map_err(w)?;
+    for c in &cells {
+        writeln!(
+            out,
+            "{},{},{},{:.3},{:.3}",
+            c.empties, c.depth, c.count, c.mean, c.sigma
+        )
+        .map_err(w)?;
+    }
+    writeln!(
+        out,
+        "# sigma = {:.4} + {:.4} * empties + {:.4} * depth",
+        p[0], p[1], p[2]
+    )
+    .map_err(w)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_selectivity(s: &str) -> Result<u8, String> {
+    finale::search::parse_selectivity(s)
+}
+
 fn parse_threads(s: &str) -> Result<usize, String> {
     s.parse()
         .ok()
@@ -409,6 +508,22 @@ fn main() -> ExitCode {
             harness::train::run_train(&options, &a.out, a.force, a.data.as_deref(), &mut stdout)
                 .map(|()| ExitCode::SUCCESS)
         }
+        Command::TrainMpc {
+            seed,
+            per_empties,
+            empties,
+            max_depth,
+            eval,
+            threads,
+        } => train_mpc(
+            seed,
+            per_empties,
+            empties,
+            max_depth,
+            eval,
+            threads,
+            &mut stdout,
+        ),
         Command::Perft { depth } => {
             harness::run_perft(depth, &mut stdout).map(|_| ExitCode::SUCCESS)
         }
@@ -469,7 +584,7 @@ fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         args.common.solver_options(
             args.threads.requested(finale::search::cores()),
             args.threads.oversubscribe,
-        ),
+        )?,
         args.time_limit,
         out,
     )?;
@@ -537,7 +652,7 @@ fn looks_like_flag(word: &str) -> bool {
 fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let threads = args.threads.requested(finale::search::cores());
     let oversubscribe = args.threads.oversubscribe;
-    let search = args.common.solver_options(threads, oversubscribe).search;
+    let search = args.common.solver_options(threads, oversubscribe)?.search;
     // `--binary OLD` alone means this binary against OLD.
     let this = (args.variant.is_empty() && !args.binary.is_empty()).then(|| Variant {
         label: "this".into(),
@@ -582,7 +697,7 @@ fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         std::env::var(name).ok()
     })?;
     let threads = threads_or_all(args.threads);
-    let solver = args.common.solver_options(1, false);
+    let solver = args.common.solver_options(1, false)?;
     let options = BatchOptions {
         inputs: args.inputs,
         out: args.out,

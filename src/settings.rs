@@ -92,6 +92,65 @@ pub const ORDER_STABLE_EDGE_WEIGHT: i32 = 1 << 9;
 /// nodes; X square -8 instead of -6 -> 1 117 M, C square 0 -> 1 132 M (kept the simpler
 /// table).
 pub const ORDER_SQUARE_WEIGHT: i32 = 1 << 7;
+/// Lowest number of empties at which the endgame band adds a shallow evaluation search of
+/// each child to the fastest-first score (`search/endgame.rs`). FFO 40-49, one thread, with
+/// the settings below: from 12 -> 871 M nodes, 13 -> 817 M, 14 -> 855 M, 16 -> 924 M,
+/// 18 -> 1 121 M (fastest-first alone: 3 065 M).
+pub const ORDER_EVAL_MIN_EMPTIES: u32 = 13;
+/// Weight of one evaluation unit (1/128 disc) of a child's shallow search value in the
+/// ordering score: 32 makes one disc worth one opponent move. FFO 40-49: 12 -> 836 M,
+/// 16 -> 855 M, 24 -> 907 M nodes (from 14 empties); FFO 40-44 with weak early weights:
+/// 8 -> 142 M, 16 -> 141 M, 32 -> 155 M, 128 -> 310 M.
+pub const ORDER_EVAL_WEIGHT: i32 = 16;
+/// Depth of the ordering search at `n` empties: deeper where subtrees are bigger.
+/// FFO 40-49 (from 14 empties): (n - 14) / 2 up to 6 -> 856 M nodes; (n - 14) / 3 up to
+/// 6 or 4 -> 855 M (less time).
+pub const fn order_eval_depth(n: u32) -> u32 {
+    let d = n.saturating_sub(ORDER_EVAL_MIN_EMPTIES) / 3;
+    if d > 6 { 6 } else { d }
+}
+
+/// Multi-probcut selectivity levels: the percent reported and the number of standard
+/// deviations t of the shallow search's error beyond the window that cuts (Edax's levels,
+/// DESIGN.md section 8). Table trust level k + 1 is `MPC_LEVELS[k]`; exact is
+/// [`crate::search::tt::EXACT`].
+pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.1), (87, 1.5), (95, 2.0), (98, 2.6), (99, 3.3)];
+/// Lowest number of empties at which a selective search tries multi-probcut, and its
+/// shallow depth. FFO 40-49, one thread (nodes): from 12 at depth (n - 12) / 3 -> 909 M,
+/// from 10 at (n - 10) / 4 -> 966 M, from 14 at (n - 14) / 2 -> 1 075 M (all with margins
+/// of 0.7 sigma); from 8 at (n - 8) / 4 with the fitted sigma -> 831 M.
+pub const MPC_MIN_EMPTIES: u32 = 8;
+/// Depth of the probcut shallow search at `n` empties (see [`MPC_MIN_EMPTIES`]).
+pub const fn mpc_depth(n: u32) -> u32 {
+    let d = n.saturating_sub(MPC_MIN_EMPTIES) / 4;
+    if d > 8 { 8 } else { d }
+}
+/// Standard deviation, in discs, of (shallow search at depth `d`) minus (exact score) at
+/// `n` empties: `MPC_SIGMA[0] + MPC_SIGMA[1] * n + MPC_SIGMA[2] * d`, fitted by
+/// `finale train-mpc` with the shipped weights (results/eval/2026-11-23-train-mpc.csv).
+/// Margins of half these were measured too: FFO 40-49 817 M nodes against 831 M, not
+/// worth confidence levels that would no longer mean what they say.
+pub const MPC_SIGMA: [f32; 3] = [6.4517, 0.1378, -0.6184];
+/// [`MPC_SIGMA`] evaluated.
+pub fn mpc_sigma(n: u32, d: u32) -> f32 {
+    (MPC_SIGMA[0] + MPC_SIGMA[1] * n as f32 + MPC_SIGMA[2] * d as f32).max(1.0)
+}
+/// Exact solves of at least this many empties first run every selectivity level from
+/// [`mpc_first_level`] up, each pass's score the first guess of the next.
+pub const MPC_SCHEDULE_MIN_EMPTIES: u32 = 20;
+/// Index into [`MPC_LEVELS`] of the first pass of an exact solve of `n` empties. The start
+/// matters little: FFO 40-49 (nodes, with slightly different settings) from 98 % always
+/// 856 M, 73 % always 860 M, 73/95/98 % by empties as here 869 M.
+pub const fn mpc_first_level(n: u32) -> usize {
+    if n >= 26 {
+        0
+    } else if n >= 23 {
+        2
+    } else {
+        3
+    }
+}
+
 /// Bonus that puts the transposition table's best move first.
 pub const ORDER_TT_MOVE_BONUS: i32 = 1 << 24;
 /// Bonus that puts a move wiping out the opponent first of all.

@@ -3,14 +3,21 @@
 //! independent reference.
 
 use finale::board::read_obf_file;
-use finale::search::{Mode, Solver, SolverOptions};
+use finale::eval::Evaluator;
+use finale::eval::pattern::{PER_PHASE, PHASES};
+use finale::search::{EvalRef, Mode, SearchOptions, Solver, SolverOptions};
 use std::path::Path;
 
 /// Solves every position of `file` in `mode` and lists each disagreement with the file.
 fn check_suite(file: &str, mode: Mode) {
+    check_suite_with(file, mode, SearchOptions::default());
+}
+
+fn check_suite_with(file: &str, mode: Mode, search: SearchOptions) {
     let records = read_obf_file(Path::new(file)).expect("suite file reads");
     let mut solver = Solver::new(SolverOptions {
         hash_mb: 64,
+        search,
         ..Default::default()
     });
     let mut wrong = Vec::new();
@@ -76,4 +83,49 @@ fn ffo_1_19_all_moves() {
 #[test]
 fn ffo_20_39_exact() {
     check_suite("suites/fforum-20-39.obf", Mode::Exact);
+}
+
+#[test]
+fn the_shipped_weights_are_used_by_default() {
+    let shipped = Evaluator::shipped().expect("weights/eval.bin is built in and sound");
+    assert!(SearchOptions::default().eval == EvalRef(Some(shipped)));
+}
+
+#[test]
+fn ffo_20_39_exact_fastest_first() {
+    let search = SearchOptions {
+        eval: EvalRef(None),
+        ..Default::default()
+    };
+    check_suite_with("suites/fforum-20-39.obf", Mode::Exact, search);
+}
+
+/// Weights that predict nothing: ordering is poor and multi-probcut cuts wrongly all the
+/// time in the selective passes, yet the exact pass must give every published answer.
+#[test]
+fn ffo_20_29_exact_with_meaningless_weights() {
+    let mut x = 12345u64;
+    let weights = (0..PHASES * PER_PHASE)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 2001) as i16 - 1000
+        })
+        .collect();
+    let eval: &'static Evaluator = Box::leak(Box::new(Evaluator::from_weights(weights)));
+    let search = SearchOptions {
+        eval: EvalRef(Some(eval)),
+        ..Default::default()
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("20-29.obf");
+    let text = std::fs::read_to_string("suites/fforum-20-39.obf").expect("reads");
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .take(10)
+        .collect();
+    std::fs::write(&path, lines.join("\n")).expect("writes");
+    check_suite_with(path.to_str().expect("utf-8"), Mode::Exact, search);
 }

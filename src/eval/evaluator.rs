@@ -1,6 +1,6 @@
 //! The evaluator: the weights of every phase and the sum of a board's pattern weights.
 
-use super::pattern::{BIAS, FEATURES, PATTERN_SET, PER_PHASE, PHASES, features, phase};
+use super::pattern::{FEATURES, PATTERN_SET, PER_PHASE, PHASES, bias, features, phase};
 use super::weights_file::{WeightFile, WeightFileError};
 use crate::board::Board;
 use std::path::Path;
@@ -20,7 +20,9 @@ pub enum EvalError {
     #[error(transparent)]
     File(#[from] WeightFileError),
     /// The file is sound but made for another pattern set or phase count.
-    #[error("{origin}: weights for pattern set {found_set} ({found_phases} phases x {found_per_phase}), this build needs set {PATTERN_SET} ({PHASES} x {PER_PHASE})")]
+    #[error(
+        "{origin}: weights for pattern set {found_set} ({found_phases} phases x {found_per_phase}), this build needs set {PATTERN_SET} ({PHASES} x {PER_PHASE})"
+    )]
     Mismatch {
         /// Where the weights came from.
         origin: String,
@@ -110,8 +112,9 @@ impl Evaluator {
     pub fn evaluate(&self, b: &Board) -> i32 {
         let mut f = [0u32; FEATURES];
         features(b, &mut f);
-        let w = &self.weights[phase(b.empty_count()) * PER_PHASE..][..PER_PHASE];
-        let mut sum = w[BIAS] as i32;
+        let e = b.empty_count();
+        let w = &self.weights[phase(e) * PER_PHASE..][..PER_PHASE];
+        let mut sum = w[bias(e)] as i32;
         for &i in &f {
             sum += w[i as usize] as i32;
         }

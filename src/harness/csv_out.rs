@@ -12,7 +12,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// The CSV columns, in order.
-pub const HEADER: [&str; 24] = [
+pub const HEADER: [&str; 25] = [
     "index",
     "file",
     "empties",
@@ -37,6 +37,7 @@ pub const HEADER: [&str; 24] = [
     "board",
     "variant",
     "repeat",
+    "selectivity",
 ];
 
 /// Where a suite's CSV goes.
@@ -185,7 +186,7 @@ fn class(mode: Mode, score: i32) -> i32 {
 }
 
 /// The CSV fields of one row, in [`HEADER`] order.
-pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 24] {
+pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 25] {
     let r = &row.result;
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
     [
@@ -219,6 +220,7 @@ pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 24] {
         row.position.squares_string(),
         row.variant.clone(),
         row.repeat.to_string(),
+        r.selectivity.to_string(),
     ]
 }
 

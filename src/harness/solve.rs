@@ -57,7 +57,7 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
         Color::Black => "X (black)",
         Color::White => "O (white)",
     };
-    let score = match r.mode {
+    let mut score = match r.mode {
         Mode::Wld => wld_string(r.score),
         Mode::Exact => score_string(r.mode, r.score),
         Mode::All if r.move_scores.is_empty() => score_string(r.mode, r.score),
@@ -67,6 +67,9 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
             move_scores_string(&r.move_scores)
         ),
     };
+    if r.selectivity < 100 {
+        score = format!("{score}@{}% (probable: multi-probcut)", r.selectivity);
+    }
     let best = if !r.best_moves.is_empty() {
         moves_string(&r.best_moves)
     } else if board.is_game_over() {

@@ -48,17 +48,23 @@ impl Variant {
                 })?);
                 continue;
             }
+            if let Some(p) = flag.strip_prefix("--selectivity=") {
+                o.selectivity = crate::search::parse_selectivity(p)
+                    .map_err(|e| Error::Invalid(format!("--variant '{text}': {e}")))?;
+                continue;
+            }
             match flag {
                 "--no-etc" => o.etc = false,
                 "--no-stability" => o.stability = false,
                 "--no-tt" => o.tt = false,
                 "--no-first-guess" => o.first_guess = false,
-                "--ordering=fastest-first" => {}
+                "--ordering=fastest-first" => o.eval = crate::search::EvalRef(None),
+                "--ordering=eval" => o.eval = crate::search::EvalRef::shipped(),
                 "--oversubscribe" => oversubscribe = true,
                 _ => {
                     return Err(Error::Invalid(format!(
                         "--variant '{text}': unknown flag '{flag}' (known: --no-etc, \
-                         --no-stability, --no-tt, --no-first-guess, --ordering=fastest-first, \
+                         --no-stability, --no-tt, --no-first-guess, --ordering=fastest-first, --ordering=eval, --selectivity=P, \
                          --threads=N, --oversubscribe)"
                     )));
                 }
@@ -241,6 +247,7 @@ fn run_binary(
         |text: &str| -> Vec<Square> { text.split_whitespace().filter_map(Square::parse).collect() };
     Ok(SolveResult {
         mode,
+        selectivity: get("selectivity").parse().unwrap_or(100),
         score: get("score").parse().map_err(|_| bad("bad score"))?,
         best_moves: squares(&get("best_moves")),
         move_scores: get("move_scores")

@@ -4,11 +4,15 @@
 
 use super::ordering::{fastest_first, odd_quadrants};
 use super::tt::EXACT;
+use super::tt::NARROW;
 use super::{Search, TranspositionTable};
 use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
+use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{
-    ETC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_FULL_MIN_EMPTIES, SPLIT_ELDERS,
+    ETC_MIN_EMPTIES, MPC_LEVELS, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES,
+    ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_WEIGHT, ORDER_FULL_MIN_EMPTIES, SPLIT_ELDERS, mpc_depth,
+    mpc_sigma, order_eval_depth,
 };
 use arrayvec::ArrayVec;
 
@@ -64,6 +68,58 @@ pub(crate) fn select_next(list: &mut MoveList, i: usize) {
 }
 
 impl Search<'_> {
+    /// Multi-probcut: a shallow search predicts the exact score; when the prediction lies
+    /// beyond the window by more than the level's t standard deviations of its error, the
+    /// node is taken to fail there.
+    fn probcut(
+        &mut self,
+        eval: &Evaluator,
+        b: &Board,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> Option<i32> {
+        let d = mpc_depth(n);
+        let t = MPC_LEVELS[self.level as usize - 1].1;
+        let margin = (t * mpc_sigma(n, d) * UNITS_PER_DISC as f32) as i32;
+        if beta < 64 {
+            let bound = beta * UNITS_PER_DISC + margin;
+            if bound < 64 * UNITS_PER_DISC
+                && self.search_midgame(eval, *b, bound - 1, bound, d) >= bound
+            {
+                return Some(beta);
+            }
+        }
+        if alpha > -64 {
+            let bound = alpha * UNITS_PER_DISC - margin;
+            if bound > -64 * UNITS_PER_DISC
+                && self.search_midgame(eval, *b, bound, bound + 1, d) <= bound
+            {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
+    /// Adds to each move's fastest-first score the value of a shallow evaluation search of
+    /// its child (deeper for more empties); the table's move keeps its place.
+    fn order_by_eval(
+        &mut self,
+        eval: &Evaluator,
+        list: &mut MoveList,
+        n: u32,
+        tt_move: Option<u8>,
+    ) {
+        let depth = order_eval_depth(n);
+        for mv in list.iter_mut() {
+            if Some(mv.sq) == tt_move || mv.child.player == 0 {
+                continue;
+            }
+            let v = -self.search_midgame(eval, mv.child, -i32::MAX, i32::MAX, depth);
+            mv.score += v * ORDER_EVAL_WEIGHT;
+        }
+    }
+
     /// Solves a board with `n` empties, `n > SHALLOW_MAX_EMPTIES`.
     pub(crate) fn search_endgame(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         self.nodes += 1;
@@ -95,8 +151,21 @@ impl Search<'_> {
             }
             return -self.search_endgame(b.pass(), -beta, -alpha, n);
         }
+        if self.level > NARROW
+            && self.level < EXACT
+            && n >= MPC_MIN_EMPTIES
+            && let Some(eval) = self.options.eval.0
+            && let Some(v) = self.probcut(eval, &b, alpha, beta, n)
+        {
+            return v;
+        }
         let etc = self.options.etc && self.options.tt && n >= ETC_MIN_EMPTIES;
         let mut list = scored_moves(&b, moves, tt_move, etc.then_some(self.tt));
+        if n >= ORDER_EVAL_MIN_EMPTIES
+            && let Some(eval) = self.options.eval.0
+        {
+            self.order_by_eval(eval, &mut list, n, tt_move);
+        }
         if etc && let Some((v, sq)) = self.etc_cutoff(&list, beta) {
             self.tt.store(&b, alpha, beta, v, Some(sq), self.level);
             return v;

@@ -19,11 +19,15 @@ pub mod stability;
 mod table_memory;
 pub mod tt;
 
-pub use root::{Mode, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores, search_threads};
 pub use midgame::midgame_value;
+pub use root::{
+    Mode, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores, level_of, parse_selectivity,
+    search_threads,
+};
 pub use tt::TranspositionTable;
 
 use crate::board::Board;
+use crate::eval::Evaluator;
 use crate::settings::SHALLOW_MAX_EMPTIES;
 mod shallow;
 
@@ -39,6 +43,45 @@ pub struct SearchOptions {
     pub tt: bool,
     /// The narrow first-guess search before exact solves of many empties.
     pub first_guess: bool,
+    /// The evaluation ordering deep moves and predicting for multi-probcut (none:
+    /// fastest-first only, no probcut).
+    pub eval: EvalRef,
+    /// Selectivity in percent: 100 solves exactly; 73, 87, 95, 98 or 99 stops after the
+    /// multi-probcut pass of that level, a probable answer (other values round down).
+    pub selectivity: u8,
+}
+
+/// A shared evaluation, or none. Compared by identity: two options are equal when they
+/// use the same loaded weights.
+#[derive(Clone, Copy, Default)]
+pub struct EvalRef(pub Option<&'static Evaluator>);
+
+impl EvalRef {
+    /// The shipped weights, or none when they cannot be used (see [`Evaluator::shipped`]).
+    pub fn shipped() -> EvalRef {
+        EvalRef(Evaluator::shipped().ok())
+    }
+}
+
+impl PartialEq for EvalRef {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.0, other.0) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for EvalRef {}
+
+impl std::fmt::Debug for EvalRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(e) => write!(f, "EvalRef({:08x})", e.checksum()),
+            None => f.write_str("EvalRef(none)"),
+        }
+    }
 }
 
 impl Default for SearchOptions {
@@ -48,6 +91,8 @@ impl Default for SearchOptions {
             stability: true,
             tt: true,
             first_guess: true,
+            eval: EvalRef::shipped(),
+            selectivity: 100,
         }
     }
 }

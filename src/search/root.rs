@@ -1,10 +1,12 @@
 //! The root: solving modes, ties between best moves, the principal variation.
 
 use super::endgame::{scored_moves, select_next};
-use super::tt::EXACT;
+use super::tt::{EXACT, NARROW};
 use super::{Search, SearchOptions, TranspositionTable};
 use crate::board::{Board, Square};
-use crate::settings::{DEFAULT_HASH_MB, GUESS_MIN_EMPTIES};
+use crate::settings::{
+    DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, MPC_LEVELS, MPC_SCHEDULE_MIN_EMPTIES, mpc_first_level,
+};
 use std::fmt;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -68,6 +70,9 @@ pub struct SolveResult {
     pub nodes: u64,
     /// Wall time.
     pub time: Duration,
+    /// Selectivity reached, in percent: 100 for an exact answer, else the multi-probcut
+    /// level of a probable one (see [`SearchOptions::selectivity`]).
+    pub selectivity: u8,
 }
 
 impl SolveResult {
@@ -219,8 +224,9 @@ impl Solver {
     ) -> Result<SolveResult, TimedOut> {
         let start = Instant::now();
         self.tt.new_search();
-        let (mut result, nodes, stopped) =
-            self.run(limit.map(|l| start + l), |s| solve_root(s, board, mode));
+        let (mut result, nodes, stopped) = self.run(limit.map(|l| start + l), |s| {
+            solve_root(s, board, mode, self.options.search.selectivity)
+        });
         let time = start.elapsed();
         if stopped {
             return Err(TimedOut { nodes, time });
@@ -240,15 +246,12 @@ pub struct TimedOut {
     pub time: Duration,
 }
 
-/// Trust level of the narrow first-guess search's table entries.
-const NARROW: u8 = 0;
-
 /// Score as reported in `mode`: the sign only for wld.
 fn class(mode: Mode, v: i32) -> i32 {
     if mode == Mode::Wld { v.signum() } else { v }
 }
 
-fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
+fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> SolveResult {
     let n = board.empty_count();
     let moves = board.moves();
     s.nodes += 1;
@@ -262,9 +265,10 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
                 pv: Vec::new(),
                 nodes: 0,
                 time: Duration::ZERO,
+                selectivity: 100,
             };
         }
-        let mut r = solve_root(s, board.pass(), mode);
+        let mut r = solve_root(s, board.pass(), mode, selectivity);
         r.score = -r.score;
         r.best_moves.clear();
         r.move_scores.clear();
@@ -295,23 +299,56 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
             (m.lower, m.upper) = (v, v);
         }
     } else {
+        let (lo, hi) = if mode == Mode::Wld {
+            (-1, 1)
+        } else {
+            (-64, 64)
+        };
         let mut guess = 0;
-        if n >= GUESS_MIN_EMPTIES && s.options.first_guess {
-            // A narrow search gives a first guess and fills the table with good moves.
-            s.level = NARROW;
-            probe_until_exact(s, &mut root, n, mode, 0);
-            guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
-            s.level = EXACT;
-            let (lo, hi) = if mode == Mode::Wld {
-                (-1, 1)
+        let target = level_of(selectivity);
+        if target < EXACT
+            || (s.options.eval.0.is_some()
+                && s.options.first_guess
+                && n >= MPC_SCHEDULE_MIN_EMPTIES)
+        {
+            // Rising selectivity: each pass is quick thanks to the one before (its score is
+            // the first guess, its table entries give the best moves first).
+            let first = if target < EXACT {
+                mpc_first_level(n).min(target as usize - 1)
             } else {
-                (-64, 64)
+                mpc_first_level(n)
             };
-            for m in root.iter_mut() {
-                (m.lower, m.upper) = (lo, hi);
+            for k in first..MPC_LEVELS.len() {
+                s.level = k as u8 + 1;
+                for m in root.iter_mut() {
+                    (m.lower, m.upper) = (lo, hi);
+                }
+                probe_until_exact(s, &mut root, n, mode, guess);
+                guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
+                if s.level == target || s.stopped {
+                    break;
+                }
             }
+            if target == EXACT {
+                s.level = EXACT;
+                for m in root.iter_mut() {
+                    (m.lower, m.upper) = (lo, hi);
+                }
+                probe_until_exact(s, &mut root, n, mode, guess);
+            }
+        } else {
+            if n >= GUESS_MIN_EMPTIES && s.options.first_guess {
+                // A narrow search gives a first guess and fills the table with good moves.
+                s.level = NARROW;
+                probe_until_exact(s, &mut root, n, mode, 0);
+                guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
+                s.level = EXACT;
+                for m in root.iter_mut() {
+                    (m.lower, m.upper) = (lo, hi);
+                }
+            }
+            probe_until_exact(s, &mut root, n, mode, guess);
         }
-        probe_until_exact(s, &mut root, n, mode, guess);
     }
     let score = root
         .iter()
@@ -341,6 +378,43 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode) -> SolveResult {
         pv,
         nodes: 0,
         time: Duration::ZERO,
+        selectivity: percent_of(s.level),
+    }
+}
+
+/// The table trust level of a selectivity in percent (100: exact). Percentages between
+/// levels round down to the level below.
+pub fn level_of(percent: u8) -> u8 {
+    if percent >= 100 {
+        return EXACT;
+    }
+    MPC_LEVELS
+        .iter()
+        .rposition(|&(p, _)| p <= percent)
+        .map_or(1, |k| k as u8 + 1)
+}
+
+/// Reads a selectivity: one of the levels' percentages, or 100 (exact).
+pub fn parse_selectivity(text: &str) -> Result<u8, String> {
+    let levels: Vec<String> = MPC_LEVELS.iter().map(|l| l.0.to_string()).collect();
+    text.trim_end_matches('%')
+        .parse::<u8>()
+        .ok()
+        .filter(|&p| p == 100 || MPC_LEVELS.iter().any(|l| l.0 == p))
+        .ok_or_else(|| {
+            format!(
+                "'{text}': expected a selectivity of {} or 100 (percent)",
+                levels.join(", ")
+            )
+        })
+}
+
+/// The selectivity in percent of a table trust level.
+fn percent_of(level: u8) -> u8 {
+    if level == EXACT || level == NARROW {
+        100
+    } else {
+        MPC_LEVELS[level as usize - 1].0
     }
 }
 
@@ -517,8 +591,9 @@ fn principal_variation(
             }
         }
         let Some(mv) = found else {
-            // Unreachable when the search is correct; stop rather than print a wrong line.
-            debug_assert!(false, "no move keeps the value {v}");
+            // Unreachable when the search is exact and correct; a selective search may
+            // disagree with itself. Stop rather than print a wrong line.
+            debug_assert!(s.level < EXACT, "no move keeps the value {v}");
             break;
         };
         pv.push(PvMove::Play(Square::from_index(mv.sq as u32)));

@@ -26,6 +26,8 @@ pub struct TtHit {
     pub level: u8,
 }
 
+/// The level of bounds from the narrow first-guess search (least trusted).
+pub const NARROW: u8 = 0;
 /// The level of bounds from an exact search.
 pub const EXACT: u8 = u8::MAX;
 

@@ -4,13 +4,15 @@
 //! penalty), damped by the number of weights per sample: a Jacobi-style iteration on the
 //! regularised normal equations that needs no tuning per pattern.
 
-use crate::eval::pattern::{BIAS, FEATURES, PER_PHASE};
+use crate::eval::pattern::{FEATURES, PER_PHASE};
 
 /// One training sample: its weight indices (canonical) and its label in discs.
 #[derive(Clone, Copy, Debug)]
 pub struct Row {
     /// Canonical weight index of each pattern instance.
     pub features: [u32; FEATURES],
+    /// Index of its bias weight.
+    pub bias: u32,
     /// Target score in discs, side to move's view.
     pub target: f32,
 }
@@ -30,7 +32,7 @@ pub struct FitOptions {
 impl Default for FitOptions {
     fn default() -> Self {
         FitOptions {
-            epochs: 300,
+            epochs: 200,
             // Every sample moves FEATURES + 1 weights: a larger step overshoots (and
             // diverges) on samples that share all their features, as openings do.
             rate: 1.0 / (FEATURES + 1) as f32,
@@ -52,10 +54,12 @@ pub fn fit(w: &mut [f32], rows: &[Row], opt: FitOptions) -> f32 {
             count[i as usize] += 1.0;
         }
     }
-    count[BIAS] = rows.len() as f32;
+    for r in rows {
+        count[r.bias as usize] += 1.0;
+    }
     let mut grad = vec![0f32; PER_PHASE];
     let predict = |w: &[f32], r: &Row| -> f32 {
-        w[BIAS] + r.features.iter().map(|&i| w[i as usize]).sum::<f32>()
+        w[r.bias as usize] + r.features.iter().map(|&i| w[i as usize]).sum::<f32>()
     };
     for _ in 0..opt.epochs {
         grad.iter_mut().for_each(|g| *g = 0.0);
@@ -64,7 +68,7 @@ pub fn fit(w: &mut [f32], rows: &[Row], opt: FitOptions) -> f32 {
             for &i in &r.features {
                 grad[i as usize] += e;
             }
-            grad[BIAS] += e;
+            grad[r.bias as usize] += e;
         }
         for i in 0..PER_PHASE {
             if count[i] > 0.0 {
@@ -104,7 +108,11 @@ mod tests {
                     *f = (k as u64 * 40 + rng.below(40)) as u32;
                 }
                 let target = features.iter().map(|&i| truth[i as usize]).sum::<f32>() + 3.0;
-                Row { features, target }
+                Row {
+                    features,
+                    bias: (PER_PHASE - 1) as u32,
+                    target,
+                }
             })
             .collect();
         let spread = {

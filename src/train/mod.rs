@@ -7,13 +7,16 @@
 
 pub mod fit;
 pub mod games;
+pub mod mpc;
 
 use crate::board::Board;
 use crate::error::{Error, Result};
 use crate::eval::Evaluator;
-use crate::eval::pattern::{FEATURES, PATTERN_SET, PER_PHASE, PHASES, canonical_indices, features, phase};
-use crate::eval::weights_file::WeightFile;
 use crate::eval::UNITS_PER_DISC;
+use crate::eval::pattern::{
+    FEATURES, PATTERN_SET, PER_PHASE, PHASES, bias, canonical_indices, features, phase,
+};
+use crate::eval::weights_file::WeightFile;
 use crate::search::{Solver, SolverOptions, midgame_value};
 use fit::{FitOptions, Row};
 use games::{Sample, play_game};
@@ -100,13 +103,25 @@ pub fn train(
     let out = |log: &mut dyn Write, s: String| writeln!(log, "{s}").map_err(Error::Output);
 
     let start = std::time::Instant::now();
-    let samples: Vec<Sample> =
-        pool.install(|| (0..o.games).into_par_iter().flat_map_iter(|g| play_game(o.seed, g)).collect());
+    let samples: Vec<Sample> = pool.install(|| {
+        (0..o.games)
+            .into_par_iter()
+            .flat_map_iter(|g| play_game(o.seed, g))
+            .collect()
+    });
     let mut by_empties: Vec<Vec<Sample>> = vec![Vec::new(); 61];
     for s in samples {
         by_empties[s.board.empty_count() as usize].push(s);
     }
-    out(log, format!("{} games, {} positions ({:.1} s)", o.games, by_empties.iter().map(Vec::len).sum::<usize>(), start.elapsed().as_secs_f64()))?;
+    out(
+        log,
+        format!(
+            "{} games, {} positions ({:.1} s)",
+            o.games,
+            by_empties.iter().map(Vec::len).sum::<usize>(),
+            start.elapsed().as_secs_f64()
+        ),
+    )?;
     if let Some(d) = data.as_deref_mut() {
         writeln!(d, "game,empties,board,label,set").map_err(Error::Output)?;
     }
@@ -129,12 +144,19 @@ pub fn train(
                 if exact {
                     list.par_iter()
                         .map_init(
-                            || Solver::new(SolverOptions { hash_mb: 4, ..Default::default() }),
+                            || {
+                                Solver::new(SolverOptions {
+                                    hash_mb: 4,
+                                    ..Default::default()
+                                })
+                            },
                             |solver, s| solver.search(s.board, -64, 64).0 * UNITS_PER_DISC,
                         )
                         .collect()
                 } else {
-                    list.par_iter().map(|s| midgame_value(&eval, s.board, depth).0).collect()
+                    list.par_iter()
+                        .map(|s| midgame_value(&eval, s.board, depth).0)
+                        .collect()
                 }
             });
             for (s, &label) in list.iter().zip(&labels) {
@@ -160,28 +182,62 @@ pub fn train(
             if here.is_empty() {
                 continue;
             }
-            let err = |r: &Labelled| (eval.evaluate(&r.sample.board) - r.label) as f64 / UNITS_PER_DISC as f64;
+            let err = |r: &Labelled| {
+                (eval.evaluate(&r.sample.board) - r.label) as f64 / UNITS_PER_DISC as f64
+            };
             let test: Vec<f64> = here.iter().filter(|r| r.1).map(|r| err(&r.2)).collect();
             let train: Vec<f64> = here.iter().filter(|r| !r.1).map(|r| err(&r.2)).collect();
-            let rms = |v: &[f64]| if v.is_empty() { 0.0 } else { (v.iter().map(|x| x * x).sum::<f64>() / v.len() as f64).sqrt() };
+            let rms = |v: &[f64]| {
+                if v.is_empty() {
+                    0.0
+                } else {
+                    (v.iter().map(|x| x * x).sum::<f64>() / v.len() as f64).sqrt()
+                }
+            };
             table.push(ErrorRow {
                 empties: e,
                 train: train.len(),
                 test: test.len(),
-                label: if e <= o.exact_max_empties { "exact".into() } else { format!("depth {depth}") },
-                test_mae: if test.is_empty() { 0.0 } else { test.iter().map(|x| x.abs()).sum::<f64>() / test.len() as f64 },
+                label: if e <= o.exact_max_empties {
+                    "exact".into()
+                } else {
+                    format!("depth {depth}")
+                },
+                test_mae: if test.is_empty() {
+                    0.0
+                } else {
+                    test.iter().map(|x| x.abs()).sum::<f64>() / test.len() as f64
+                },
                 test_rmse: rms(&test),
                 train_rmse: rms(&train),
             });
             if let Some(d) = data.as_deref_mut() {
                 for (_, t, l) in &here {
                     let b = l.sample.board;
-                    writeln!(d, "{},{},{},{},{}", l.sample.game, e, board_string(&b), l.label as f64 / UNITS_PER_DISC as f64, if *t { "test" } else { "train" }).map_err(Error::Output)?;
+                    writeln!(
+                        d,
+                        "{},{},{},{},{}",
+                        l.sample.game,
+                        e,
+                        board_string(&b),
+                        l.label as f64 / UNITS_PER_DISC as f64,
+                        if *t { "test" } else { "train" }
+                    )
+                    .map_err(Error::Output)?;
                 }
             }
         }
         previous = rows;
-        out(log, format!("phase {ph:2} (empties {}-{}): {} positions, fit rmse {rmse:.2} discs ({:.1} s)", empties[0], empties[empties.len() - 1], fit_rows.len(), start.elapsed().as_secs_f64()))?;
+        out(
+            log,
+            format!(
+                "phase {ph:2} (empties {}-{}): {} positions, fit rmse {rmse:.2} discs ({:.1} s)",
+                empties[0],
+                empties[empties.len() - 1],
+                fit_rows.len(),
+                start.elapsed().as_secs_f64()
+            ),
+        )?;
     }
     let file = WeightFile {
         pattern_set: PATTERN_SET,
@@ -199,12 +255,24 @@ fn to_row(l: &Labelled, canon: &[u32]) -> Row {
     for x in f.iter_mut() {
         *x = canon[*x as usize];
     }
-    Row { features: f, target: l.label as f32 / UNITS_PER_DISC as f32 }
+    Row {
+        features: f,
+        bias: bias(l.sample.board.empty_count()) as u32,
+        target: l.label as f32 / UNITS_PER_DISC as f32,
+    }
 }
 
 /// The board as 64 characters, `X` for the side to move, `O` for the other, `-` empty.
 fn board_string(b: &Board) -> String {
     (0..64)
-        .map(|i| if b.player >> i & 1 != 0 { 'X' } else if b.opponent >> i & 1 != 0 { 'O' } else { '-' })
+        .map(|i| {
+            if b.player >> i & 1 != 0 {
+                'X'
+            } else if b.opponent >> i & 1 != 0 {
+                'O'
+            } else {
+                '-'
+            }
+        })
         .collect()
 }
