@@ -328,9 +328,6 @@ struct BatchArgs {
     /// Number of shards, when the index comes from JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "N")]
     shards: Option<u64>,
-    /// Selectivity in percent (only 100, exact, until selective search exists).
-    #[arg(long, value_name = "P", default_value_t = 100)]
-    selectivity: u32,
     /// Record malformed input lines as error rows instead of stopping.
     #[arg(long)]
     skip_bad: bool,
@@ -687,10 +684,12 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
 }
 
 fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
-    if args.selectivity != 100 {
+    if args.common.selectivity != 100 {
+        // Rows are keyed by position and mode: a probable answer must not merge with or
+        // stand in for an exact one.
         return Err(finale::Error::Invalid(format!(
-            "--selectivity {}: only 100 (exact) is implemented so far",
-            args.selectivity
+            "--selectivity {}: batch solves exactly only (use solve or suite for probable solves)",
+            args.common.selectivity
         )));
     }
     let shard = Shard::resolve(args.shard.as_deref(), args.shards, |name| {

@@ -143,14 +143,15 @@ fn plane(cells: &[Cell]) -> [f64; 3] {
         if d.abs() < 1e-12 {
             return [0.0; 3];
         }
-        for j in 0..4 {
-            m[col][j] /= d;
+        for x in m[col].iter_mut() {
+            *x /= d;
         }
-        for r in 0..3 {
+        let pivot = m[col];
+        for (r, row) in m.iter_mut().enumerate() {
             if r != col {
-                let f = m[r][col];
-                for j in 0..4 {
-                    m[r][j] -= f * m[col][j];
+                let f = row[col];
+                for (x, p) in row.iter_mut().zip(pivot) {
+                    *x -= f * p;
                 }
             }
         }
