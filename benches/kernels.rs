@@ -75,5 +75,23 @@ fn bench_kernels(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_kernels);
+/// The pattern evaluation: 256 evaluations with the shipped weights.
+fn bench_eval(c: &mut Criterion) {
+    let eval = finale::eval::Evaluator::shipped().expect("shipped weights");
+    let boards: Vec<finale::Board> = positions()
+        .into_iter()
+        .map(|(p, o)| finale::Board::new(p, o))
+        .collect();
+    c.bench_function("evaluate (256 positions)", |b| {
+        b.iter(|| {
+            let mut s = 0i32;
+            for x in &boards {
+                s = s.wrapping_add(eval.evaluate(black_box(x)));
+            }
+            s
+        })
+    });
+}
+
+criterion_group!(benches, bench_kernels, bench_eval);
 criterion_main!(benches);

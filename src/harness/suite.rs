@@ -257,7 +257,7 @@ pub fn run_suite(
         })
         .collect::<Result<_>>()?;
     // The CSV records the threads that searched.
-    let infos: Vec<RunInfo> = variants
+    let mut infos: Vec<RunInfo> = variants
         .iter()
         .map(|v| {
             let threads = v.threads.unwrap_or(options.threads);
@@ -369,7 +369,10 @@ pub fn run_suite(
                     (0..variants.len()).rev().collect()
                 };
                 for v in order {
-                    let result = runners[v].solve(record, options.mode, options.hash_mb)?;
+                    let (result, rev) = runners[v].solve(record, options.mode, options.hash_mb)?;
+                    if let Some(rev) = rev {
+                        infos[v].git_rev = rev;
+                    }
                     let row = checked_row(file, i + 1, record, result);
                     emit(row, v, k, &infos[v], &mut *out)?;
                 }

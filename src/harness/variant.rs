@@ -134,17 +134,18 @@ impl Runner {
         })
     }
 
-    /// Solves one record with a cleared table.
+    /// Solves one record with a cleared table. Another binary also says which revision
+    /// it was built from (its CSV's `git_rev`), so that its rows are labelled with it.
     pub(crate) fn solve(
         &mut self,
         record: &ObfRecord,
         mode: Mode,
         hash_mb: usize,
-    ) -> Result<SolveResult> {
+    ) -> Result<(SolveResult, Option<String>)> {
         match self {
             Runner::Solver(solver) => {
                 solver.clear();
-                Ok(solver.solve(record.position.board, mode))
+                Ok((solver.solve(record.position.board, mode), None))
             }
             Runner::Binary { path, dir, threads } => {
                 run_binary(path, dir, record, mode, hash_mb, *threads)
@@ -185,7 +186,7 @@ fn run_binary(
     mode: Mode,
     hash_mb: usize,
     threads: usize,
-) -> Result<SolveResult> {
+) -> Result<(SolveResult, Option<String>)> {
     let obf = dir.0.join("position.obf");
     let csv = dir.0.join("row.csv");
     let pairs: Vec<String> = record
@@ -245,7 +246,8 @@ fn run_binary(
     };
     let squares =
         |text: &str| -> Vec<Square> { text.split_whitespace().filter_map(Square::parse).collect() };
-    Ok(SolveResult {
+    let rev = Some(get("git_rev")).filter(|r| !r.is_empty());
+    let result = SolveResult {
         mode,
         selectivity: get("selectivity").parse().unwrap_or(100),
         score: get("score").parse().map_err(|_| bad("bad score"))?,
@@ -274,7 +276,8 @@ fn run_binary(
                 .map_err(|_| bad("bad time_s"))?
                 .max(0.0),
         ),
-    })
+    };
+    Ok((result, rev))
 }
 
 #[cfg(test)]
