@@ -93,6 +93,12 @@ pub fn train(
             o.label_depth
         )));
     }
+    if !(o.fit.l2.is_finite() && o.fit.l2 >= 0.0) {
+        return Err(Error::Invalid(format!(
+            "--l2 {}: must be a number at least 0",
+            o.fit.l2
+        )));
+    }
     if o.games == 0 {
         return Err(Error::Invalid("--games 0: nothing to train on".into()));
     }
