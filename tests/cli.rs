@@ -708,3 +708,35 @@ fn train_refuses_to_replace_weights_unless_forced() {
     );
     assert_eq!(fs::read_to_string(&path).expect("kept"), "keep me");
 }
+
+#[test]
+fn train_mpc_prints_a_table_and_a_plane_and_refuses_bad_ranges() {
+    let out = stdout_of(finale().args([
+        "train-mpc",
+        "--per-empties",
+        "3",
+        "--empties",
+        "8-9",
+        "--max-depth",
+        "2",
+        "--threads",
+        "1",
+    ]));
+    let cells: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("empties"))
+        .collect();
+    // Two empties counts times depths 0, 1, 2, each over 3 positions.
+    assert_eq!(cells.len(), 6, "{out}");
+    for c in &cells {
+        let f: Vec<&str> = c.split(',').collect();
+        assert_eq!(f[2], "3", "{out}");
+        let sigma: f64 = f[4].parse().expect("sigma");
+        assert!(sigma.is_finite() && sigma >= 0.0, "{out}");
+    }
+    assert!(out.lines().any(|l| l.starts_with("# sigma = ")), "{out}");
+    assert_bad_input(
+        finale().args(["train-mpc", "--empties", "20-14"]),
+        &["20-14"],
+    );
+}
