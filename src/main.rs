@@ -37,6 +37,10 @@ enum Command {
     },
     /// Solve many positions into one CSV: resumable, shardable, each position once.
     Batch(BatchArgs),
+    /// Measure what probable answers are worth: solve positions exactly and at each
+    /// selectivity level; per level and band of empties, the share of exact scores and of
+    /// best moves, the mean score error, and nodes and time against the exact solve.
+    Calibrate(CalibrateArgs),
     /// Join batch CSVs: each position once per mode; disagreeing rows are reported (exit 1).
     Merge {
         /// Batch CSVs.
@@ -66,7 +70,8 @@ enum Command {
         #[arg(long, value_name = "OUT.svg")]
         svg: PathBuf,
     },
-    /// Print reproducible random positions (random play from the start) as OBF lines.
+    /// Print reproducible positions (random or evaluation-guided play from the start) as
+    /// OBF lines.
     Generate {
         /// Seed of the random play.
         #[arg(long, default_value_t = 1)]
@@ -77,32 +82,21 @@ enum Command {
         /// Empty squares, A-B (cycled through) or a single number.
         #[arg(long, default_value = "18-24", value_parser = parse_empties)]
         empties: (u32, u32),
+        /// How moves are chosen: `random` (uniform), or `eval` (games that look like real
+        /// play: a few random opening moves, then moves drawn by a shallow search of the
+        /// evaluation, good moves far more often than bad ones).
+        #[arg(long, value_enum, default_value_t = PlayArg::Random)]
+        play: PlayArg,
+        /// Evaluation weights for `--play eval` (default: the built-in weights/eval.bin).
+        #[arg(long, value_name = "PATH")]
+        eval: Option<PathBuf>,
     },
     /// Train the pattern evaluation: self-play positions, labelled by exact solves and
     /// shallow searches, fitted phase by phase; prints the held-out error by empties.
     Train(TrainArgs),
     /// Fit the multi-probcut error model: the spread of shallow searches against exact
     /// scores by empties and depth, and the plane through it (settings::MPC_SIGMA).
-    TrainMpc {
-        /// Seed of the self-play games the positions come from.
-        #[arg(long, default_value_t = 2)]
-        seed: u64,
-        /// Positions per number of empties.
-        #[arg(long, default_value_t = 40)]
-        per_empties: usize,
-        /// Empty squares, A-B.
-        #[arg(long, default_value = "14-22", value_parser = parse_empties)]
-        empties: (u32, u32),
-        /// Shallow depths 0..=N.
-        #[arg(long, default_value_t = 6)]
-        max_depth: u32,
-        /// Evaluation weights (default: the built-in weights/eval.bin).
-        #[arg(long, value_name = "PATH")]
-        eval: Option<PathBuf>,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_parser = parse_threads)]
-        threads: Option<usize>,
-    },
+    TrainMpc(TrainMpcArgs),
     /// Count the leaves DEPTH plies below the start position.
     Perft {
         /// Plies, 0..=14.
@@ -231,6 +225,14 @@ struct CommonArgs {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum PlayArg {
+    /// Uniformly random legal moves.
+    Random,
+    /// Moves drawn by a shallow evaluation search.
+    Eval,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum OrderingArg {
     /// Fastest-first plus a shallow search with the pattern evaluation at deep nodes.
     Eval,
@@ -305,6 +307,84 @@ impl CommonArgs {
             },
         })
     }
+}
+
+#[derive(Args)]
+struct TrainMpcArgs {
+    /// Seed of the self-play games the positions come from.
+    #[arg(long, default_value_t = 2)]
+    seed: u64,
+    /// Positions per number of empties.
+    #[arg(long, default_value_t = 40)]
+    per_empties: usize,
+    /// Empty squares, A-B.
+    #[arg(long, default_value = "14-22", value_parser = parse_empties)]
+    empties: (u32, u32),
+    /// Shallow depths 0..=N.
+    #[arg(long, default_value_t = 6)]
+    max_depth: u32,
+    /// Evaluation weights (default: the built-in weights/eval.bin).
+    #[arg(long, value_name = "PATH")]
+    eval: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Take the positions from search trees instead of self-play games: the nodes
+    /// where probcut is tried while solving the positions of this OBF file.
+    #[arg(long, value_name = "FILE.obf")]
+    from_search: Option<PathBuf>,
+    /// With --from-search: the selectivity of the solves sampled.
+    #[arg(long, value_name = "P", default_value_t = 95, value_parser = parse_selectivity)]
+    selectivity: u8,
+    /// With --from-search: record about one probcut node in N.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    rate: u64,
+}
+
+#[derive(Args)]
+struct CalibrateArgs {
+    /// OBF files of positions (use sets never tuned on, e.g. `finale generate --play eval`).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// CSV of rows, one per position and level: created, or resumed (rows already in it
+    /// are reused, so a stopped run goes on where it was).
+    #[arg(long, value_name = "PATH")]
+    csv: PathBuf,
+    /// Selectivity levels to measure, comma-separated (the exact solve is always made).
+    #[arg(long, value_name = "P,...", value_delimiter = ',', default_values_t = [73u8, 87, 95, 98, 99], value_parser = parse_selectivity)]
+    levels: Vec<u8>,
+    /// Positions solved at once, one thread and one table each (default: all cores).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Transposition table size of each thread in MB.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
+    hash_mb: usize,
+    /// Evaluation weights (default: the built-in weights/eval.bin).
+    #[arg(long, value_name = "PATH")]
+    eval: Option<PathBuf>,
+}
+
+fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let workers = threads_or_all(args.threads);
+    let total = (workers as u64).saturating_mul(args.hash_mb as u64);
+    harness::check_hash_mb(total).map_err(|e| {
+        finale::Error::Invalid(format!(
+            "--threads {workers} x --hash-mb {}: {e}",
+            args.hash_mb
+        ))
+    })?;
+    let options = harness::calibrate::CalibrateOptions {
+        levels: args.levels,
+        hash_mb: args.hash_mb,
+        search: SearchOptions {
+            eval: EvalRef(Some(load_eval(args.eval)?)),
+            ..SearchOptions::default()
+        },
+        workers,
+        csv: args.csv,
+    };
+    harness::calibrate::run_calibrate(&args.files, &options, out)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(Args)]
@@ -394,31 +474,53 @@ fn parse_hash_mb(s: &str) -> Result<usize, String> {
     harness::check_hash_mb(mb)
 }
 
-fn train_mpc(
-    seed: u64,
-    per_empties: usize,
-    empties: (u32, u32),
-    max_depth: u32,
-    eval: Option<PathBuf>,
-    threads: Option<usize>,
-    out: &mut impl Write,
-) -> finale::Result<ExitCode> {
-    let eval: &finale::eval::Evaluator = match eval {
-        Some(p) => Box::leak(Box::new(finale::eval::Evaluator::load(&p)?)),
-        None => {
-            finale::eval::Evaluator::shipped().map_err(|e| finale::Error::Invalid(e.to_string()))?
-        }
-    };
-    let o = finale::train::mpc::MpcOptions {
+fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let TrainMpcArgs {
         seed,
         per_empties,
         empties,
         max_depth,
-        threads: threads_or_all(threads),
-    };
-    let (cells, p) = finale::train::mpc::fit_mpc(&o, eval, &mut std::io::stderr())?;
+        eval,
+        threads,
+        from_search,
+        selectivity,
+        rate,
+    } = a;
+    let eval = load_eval(eval)?;
+    let threads = threads_or_all(threads);
     let w = |e| finale::Error::Output(e);
-    writeln!(out, "# finale train-mpc --seed {seed} --per-empties {per_empties} --empties {}-{} --max-depth {max_depth} (weights {:08x})", empties.0, empties.1, eval.checksum()).map_err(w)?;
+    let (cells, p) = match &from_search {
+        None => {
+            let o = finale::train::mpc::MpcOptions {
+                seed,
+                per_empties,
+                empties,
+                max_depth,
+                threads,
+            };
+            let r = finale::train::mpc::fit_mpc(&o, eval, &mut std::io::stderr())?;
+            writeln!(out, "# finale train-mpc --seed {seed} --per-empties {per_empties} --empties {}-{} --max-depth {max_depth} (weights {:08x})", empties.0, empties.1, eval.checksum()).map_err(w)?;
+            r
+        }
+        Some(file) => {
+            let roots: Vec<finale::board::Board> = finale::board::read_obf_file(file)?
+                .iter()
+                .map(|r| r.position.board)
+                .collect();
+            let o = finale::train::mpc::SearchSampleOptions {
+                selectivity,
+                rate,
+                per_empties,
+                empties,
+                max_depth,
+                threads,
+            };
+            let r =
+                finale::train::mpc::fit_mpc_on_search(&roots, &o, eval, &mut std::io::stderr())?;
+            writeln!(out, "# finale train-mpc --from-search {} --selectivity {selectivity} --rate {rate} --per-empties {per_empties} --empties {}-{} --max-depth {max_depth} (weights {:08x})", file.display(), empties.0, empties.1, eval.checksum()).map_err(w)?;
+            r
+        }
+    };
     writeln!(out, "empties,depth,positions,mean,sigma").map_err(w)?;
     for c in &cells {
         writeln!(
@@ -435,6 +537,16 @@ fn train_mpc(
     )
     .map_err(w)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The weights of `path`, or the built-in ones (an error when those cannot be used).
+fn load_eval(path: Option<PathBuf>) -> finale::Result<&'static finale::eval::Evaluator> {
+    Ok(match path {
+        Some(p) => Box::leak(Box::new(finale::eval::Evaluator::load(&p)?)),
+        None => {
+            finale::eval::Evaluator::shipped().map_err(|e| finale::Error::Invalid(e.to_string()))?
+        }
+    })
 }
 
 fn parse_selectivity(s: &str) -> Result<u8, String> {
@@ -469,6 +581,7 @@ fn main() -> ExitCode {
             harness::run_bench(n, threads.oversubscribe, &mut stdout).map(|_| ExitCode::SUCCESS)
         }
         Command::Batch(args) => batch(args, &mut stdout),
+        Command::Calibrate(args) => calibrate(args, &mut stdout),
         Command::Report { files, svg } => {
             harness::run_report(&files, &svg, &mut stdout).map(|()| ExitCode::SUCCESS)
         }
@@ -488,7 +601,16 @@ fn main() -> ExitCode {
             seed,
             count,
             empties: (lo, hi),
-        } => harness::run_generate(seed, count, lo, hi, &mut stdout).map(|()| ExitCode::SUCCESS),
+            play,
+            eval,
+        } => (|| {
+            let play = match play {
+                PlayArg::Random => harness::generate::Play::Random,
+                PlayArg::Eval => harness::generate::Play::Eval(load_eval(eval)?),
+            };
+            harness::run_generate(seed, count, lo, hi, play, &mut stdout)
+        })()
+        .map(|()| ExitCode::SUCCESS),
         Command::Train(a) => {
             let options = finale::train::TrainOptions {
                 seed: a.seed,
@@ -505,22 +627,7 @@ fn main() -> ExitCode {
             harness::train::run_train(&options, &a.out, a.force, a.data.as_deref(), &mut stdout)
                 .map(|()| ExitCode::SUCCESS)
         }
-        Command::TrainMpc {
-            seed,
-            per_empties,
-            empties,
-            max_depth,
-            eval,
-            threads,
-        } => train_mpc(
-            seed,
-            per_empties,
-            empties,
-            max_depth,
-            eval,
-            threads,
-            &mut stdout,
-        ),
+        Command::TrainMpc(args) => train_mpc(args, &mut stdout),
         Command::Perft { depth } => {
             harness::run_perft(depth, &mut stdout).map(|_| ExitCode::SUCCESS)
         }

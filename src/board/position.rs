@@ -26,6 +26,19 @@ impl Board {
         Board { player, opponent }
     }
 
+    /// A well-mixed 64-bit hash of the two bitboards (stable across versions), for
+    /// sampling and sharding boards.
+    pub const fn hash64(&self) -> u64 {
+        let mut h = self.player.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ self
+                .opponent
+                .rotate_left(31)
+                .wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h ^ (h >> 32)
+    }
+
     /// Empty squares.
     #[inline]
     pub const fn empty(&self) -> u64 {

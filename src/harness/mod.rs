@@ -5,6 +5,7 @@
 //! Everything here is library code so that tests can drive it without a process.
 
 pub mod bench;
+pub mod calibrate;
 pub mod check;
 pub mod compare;
 pub mod csv_out;

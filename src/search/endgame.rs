@@ -79,6 +79,11 @@ impl Search<'_> {
         beta: i32,
         n: u32,
     ) -> Option<i32> {
+        if let Some((rate, v)) = &mut self.probcut_samples
+            && b.hash64().is_multiple_of(*rate)
+        {
+            v.push(*b);
+        }
         let d = mpc_depth(n);
         let t = MPC_LEVELS[self.level as usize - 1].1;
         let margin = (t * mpc_sigma(n, d) * UNITS_PER_DISC as f32) as i32;
@@ -174,8 +179,10 @@ impl Search<'_> {
         let alpha0 = alpha;
         let mut best = -65;
         let mut best_move = None;
-        // A narrow search (for a first guess) tries only the best few moves of deep nodes.
-        let width = if self.level < EXACT && n >= NARROW_MIN_EMPTIES {
+        // The narrow search (a first guess without an evaluation) tries only the best few
+        // moves of deep nodes. A probcut pass searches every move: its levels promise
+        // cuts by a measured error, not a pruned width (see NARROW_MOVES).
+        let width = if self.level == NARROW && n >= NARROW_MIN_EMPTIES {
             NARROW_MOVES
         } else {
             list.len()

@@ -122,6 +122,9 @@ pub(crate) struct Search<'a> {
     pub(crate) stopped: bool,
     /// Set when the deadline passed (as opposed to a cancelled helper).
     pub(crate) timed_out: bool,
+    /// Fitting the probcut error model: one board in `rate` (by a hash of the board) of
+    /// those where probcut is tried is recorded here. None in every real search.
+    pub(crate) probcut_samples: Option<(u64, Vec<Board>)>,
 }
 
 impl<'a> Search<'a> {
@@ -137,6 +140,7 @@ impl<'a> Search<'a> {
             next_stop_check: u64::MAX,
             stopped: false,
             timed_out: false,
+            probcut_samples: None,
         }
     }
 

@@ -194,6 +194,11 @@ impl Solver {
         }
     }
 
+    /// Changes the search switches of the next solves (the table and threads stay).
+    pub fn set_search(&mut self, search: SearchOptions) {
+        self.options.search = search;
+    }
+
     /// Forgets everything learnt so that the next solve's node count is reproducible.
     pub fn clear(&mut self) {
         self.tt.clear();
@@ -213,6 +218,19 @@ impl Solver {
             Ok(r) => r,
             Err(_) => unreachable!("a solve without a time limit always finishes"),
         }
+    }
+
+    /// Solves `board` exactly up to the pass at `selectivity` (the rising passes of a
+    /// probable solve) and returns the boards of about one in `rate` of the nodes where
+    /// probcut was tried: the positions whose error model matters (`finale train-mpc`).
+    pub fn probcut_nodes(&mut self, board: Board, selectivity: u8, rate: u64) -> Vec<Board> {
+        self.tt.new_search();
+        let (samples, _, _) = self.run(None, |s| {
+            s.probcut_samples = Some((rate.max(1), Vec::new()));
+            solve_root(s, board, Mode::Exact, selectivity);
+            s.probcut_samples.take().map(|(_, v)| v).unwrap_or_default()
+        });
+        samples
     }
 
     /// Solves `board` in `mode`, giving up after `limit` (never without one).

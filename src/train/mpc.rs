@@ -99,16 +99,7 @@ pub fn fit_mpc(
                 .iter()
                 .map(|(e, s)| s[d as usize] as f64 / UNITS_PER_DISC as f64 - *e as f64)
                 .collect();
-            let mean = errs.iter().sum::<f64>() / errs.len() as f64;
-            let var =
-                errs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (errs.len() - 1) as f64;
-            cells.push(Cell {
-                empties: n,
-                depth: d,
-                count: errs.len(),
-                mean,
-                sigma: var.sqrt(),
-            });
+            cells.push(cell(n, d, &errs));
         }
         writeln!(
             log,
@@ -119,6 +110,144 @@ pub fn fit_mpc(
         .map_err(Error::Output)?;
     }
     Ok((cells.clone(), plane(&cells)))
+}
+
+/// Settings of a fit on the nodes where a search tries probcut (`--from-search`).
+#[derive(Clone, Debug)]
+pub struct SearchSampleOptions {
+    /// Selectivity of the solves whose probcut nodes are sampled.
+    pub selectivity: u8,
+    /// About one probcut node in this many is recorded.
+    pub rate: u64,
+    /// Positions kept per number of empties (the first by board hash).
+    pub per_empties: usize,
+    /// Empties range of the kept positions, inclusive.
+    pub empties: (u32, u32),
+    /// Shallow depths 0..=this.
+    pub max_depth: u32,
+    /// Worker threads (the result does not depend on them).
+    pub threads: usize,
+}
+
+/// Measures the error table on positions where probcut is really tried: every board of
+/// `roots` is solved up to the pass at `o.selectivity`, about one in `o.rate` of its
+/// probcut nodes is recorded, and `o.per_empties` of those per number of empties are
+/// solved exactly and searched shallowly. Game positions understate the error: a search
+/// tree is full of the lopsided positions bad moves lead to, which self-play rarely
+/// reaches (results/selectivity/).
+pub fn fit_mpc_on_search(
+    roots: &[Board],
+    o: &SearchSampleOptions,
+    eval: &Evaluator,
+    log: &mut dyn Write,
+) -> Result<(Vec<Cell>, [f64; 3])> {
+    let (lo, hi) = o.empties;
+    if lo > hi || hi > 40 || o.per_empties < 2 {
+        return Err(Error::Invalid(format!(
+            "train-mpc: empties {lo}-{hi} with {} positions each: need A <= B <= 40 and at least 2",
+            o.per_empties
+        )));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.threads.max(1))
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start {} threads: {e}", o.threads)))?;
+    let options = |hash_mb| SolverOptions {
+        hash_mb,
+        search: crate::search::SearchOptions {
+            eval: crate::search::EvalRef(None),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let start = std::time::Instant::now();
+    let sampled: Vec<Vec<Board>> = pool.install(|| {
+        roots
+            .par_iter()
+            .map_init(
+                || {
+                    Solver::new(SolverOptions {
+                        hash_mb: 64,
+                        ..Default::default()
+                    })
+                },
+                |solver, b| {
+                    solver.clear();
+                    solver.probcut_nodes(*b, o.selectivity, o.rate)
+                },
+            )
+            .collect()
+    });
+    let mut by_empties: Vec<Vec<Board>> = vec![Vec::new(); 61];
+    for b in sampled.into_iter().flatten() {
+        by_empties[b.empty_count() as usize].push(b);
+    }
+    let mut kept: Vec<Board> = Vec::new();
+    for (n, v) in by_empties.iter_mut().enumerate() {
+        v.sort_by_key(|b| (b.hash64(), b.player, b.opponent));
+        v.dedup();
+        if (lo..=hi).contains(&(n as u32)) {
+            writeln!(log, "empties {n}: {} probcut nodes sampled", v.len())
+                .map_err(Error::Output)?;
+            kept.extend(v.iter().take(o.per_empties));
+        }
+    }
+    writeln!(
+        log,
+        "{} roots searched at {} % ({:.1} s); labelling {} positions",
+        roots.len(),
+        o.selectivity,
+        start.elapsed().as_secs_f64(),
+        kept.len()
+    )
+    .map_err(Error::Output)?;
+    let labelled: Vec<(Board, i32, Vec<i32>)> = pool.install(|| {
+        kept.par_iter()
+            .map_init(
+                // Exact labels without the evaluation: fastest-first only, no passes.
+                || Solver::new(options(64)),
+                |solver, b| {
+                    solver.clear();
+                    let exact = solver.search(*b, -64, 64).0;
+                    let n = b.empty_count();
+                    let shallow = (0..=o.max_depth.min(n))
+                        .map(|d| midgame_value(eval, *b, d).0)
+                        .collect();
+                    (*b, exact, shallow)
+                },
+            )
+            .collect()
+    });
+    let mut cells = Vec::new();
+    for n in lo..=hi {
+        let rows: Vec<&(Board, i32, Vec<i32>)> =
+            labelled.iter().filter(|r| r.0.empty_count() == n).collect();
+        if rows.len() < 2 {
+            continue;
+        }
+        for d in 0..=o.max_depth.min(n) {
+            let errs: Vec<f64> = rows
+                .iter()
+                .map(|(_, e, s)| s[d as usize] as f64 / UNITS_PER_DISC as f64 - *e as f64)
+                .collect();
+            cells.push(cell(n, d, &errs));
+        }
+    }
+    writeln!(log, "labelled in {:.1} s", start.elapsed().as_secs_f64()).map_err(Error::Output)?;
+    Ok((cells.clone(), plane(&cells)))
+}
+
+/// The cell of the errors `errs` (discs) at `n` empties and depth `d`.
+fn cell(n: u32, d: u32, errs: &[f64]) -> Cell {
+    let mean = errs.iter().sum::<f64>() / errs.len() as f64;
+    let var = errs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (errs.len() - 1) as f64;
+    Cell {
+        empties: n,
+        depth: d,
+        count: errs.len(),
+        mean,
+        sigma: var.sqrt(),
+    }
 }
 
 /// Least squares `sigma = a + b * empties + c * depth` over the cells (normal equations).

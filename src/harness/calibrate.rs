@@ -1,0 +1,420 @@
+//! The `calibrate` command: what a probable answer is worth. Solves positions exactly and
+//! at each selectivity level, and tabulates per level and band of empties how often the
+//! probable score is exact, how often the probable move is a best move, the mean score
+//! error, and the work against the exact solve.
+//!
+//! Rows go to a CSV as they finish, one per position and level; running the same command
+//! again reuses the rows already there (a torn last row is dropped), so a calibration can
+//! be stopped and resumed, and the exact solves of one run serve later runs of other
+//! levels or another build (remove the probable rows to measure them again).
+
+use crate::board::{ObfRecord, Position, Square, read_obf_file};
+use crate::error::{Error, Result};
+use crate::harness::machine::git_rev;
+use crate::search::{SearchOptions, SolveResult, Solver, SolverOptions};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+use std::fs::OpenOptions;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+/// Settings of a calibration run.
+#[derive(Clone, Debug)]
+pub struct CalibrateOptions {
+    /// Selectivity levels to measure (percent; 100, the exact solve, is always made).
+    pub levels: Vec<u8>,
+    /// Table size of each worker, MB.
+    pub hash_mb: usize,
+    /// Search switches (the selectivity is set per solve).
+    pub search: SearchOptions,
+    /// Positions solved at once, one thread and one table each (node counts repeat).
+    pub workers: usize,
+    /// The CSV of rows, created or resumed.
+    pub csv: PathBuf,
+}
+
+/// One CSV row: a position solved at one selectivity, beside its exact solve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CalRow {
+    /// Stable key of the position (board and side to move), hex.
+    pub key: String,
+    /// Input file.
+    pub file: String,
+    /// 1-based line in the input file.
+    pub line: usize,
+    /// The position (OBF: 64 squares, side to move).
+    pub board: String,
+    /// Empty squares.
+    pub empties: u32,
+    /// Selectivity in percent (100: the exact solve).
+    pub selectivity: u8,
+    /// Score found at this selectivity.
+    pub score: i32,
+    /// The move it would play (its first best move; empty when it must pass).
+    pub r#move: String,
+    /// Every best move it reports, space-separated.
+    pub best_moves: String,
+    /// The exact score.
+    pub exact_score: i32,
+    /// Every exactly best move, space-separated.
+    pub exact_moves: String,
+    /// Score equal to the exact score.
+    pub score_ok: bool,
+    /// The move it would play is an exactly best move.
+    pub move_ok: bool,
+    /// |score - exact score|.
+    pub abs_error: u32,
+    /// Nodes of this solve.
+    pub nodes: u64,
+    /// Seconds of this solve.
+    pub time_s: f64,
+    /// Nodes of the exact solve.
+    pub exact_nodes: u64,
+    /// Seconds of the exact solve.
+    pub exact_time_s: f64,
+    /// Table size, MB.
+    pub hash_mb: usize,
+    /// Revision of the finale that solved it.
+    pub git_rev: String,
+}
+
+/// Bands of empties the table reports separately.
+const BANDS: [(u32, u32); 6] = [(0, 13), (14, 19), (20, 24), (25, 29), (30, 34), (35, 60)];
+
+/// One line of the calibration table: a level over a band of empties (or all of them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CalLine {
+    /// Selectivity in percent.
+    pub level: u8,
+    /// Empties, inclusive.
+    pub band: (u32, u32),
+    /// Positions.
+    pub positions: usize,
+    /// Share of probable scores equal to the exact score.
+    pub score_exact: f64,
+    /// Share of probable moves that are a best move.
+    pub best_move: f64,
+    /// Mean |probable score - exact score|, discs.
+    pub mean_abs_error: f64,
+    /// Nodes over the exact solves' nodes (sums).
+    pub nodes_ratio: f64,
+    /// Time over the exact solves' time (sums).
+    pub time_ratio: f64,
+}
+
+impl CalLine {
+    /// Whether the level keeps its promise here: the probable move is a best move in at
+    /// least `level` % of positions and, from 95 % up, the score is exact in at least 90 %.
+    pub fn kept(&self) -> bool {
+        let p = f64::from(self.level) / 100.0;
+        self.best_move >= p && (self.level < 95 || self.score_exact >= 0.9)
+    }
+}
+
+/// The table of `rows`: per level, one line per band that has positions, then one over
+/// all empties.
+pub fn calibration_table(rows: &[CalRow]) -> Vec<CalLine> {
+    let mut levels: Vec<u8> = rows
+        .iter()
+        .map(|r| r.selectivity)
+        .filter(|&s| s < 100)
+        .collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let mut table = Vec::new();
+    for level in levels {
+        let mut bands: Vec<(u32, u32)> = BANDS.to_vec();
+        bands.push((0, 60));
+        for band in bands {
+            let sel: Vec<&CalRow> = rows
+                .iter()
+                .filter(|r| r.selectivity == level && (band.0..=band.1).contains(&r.empties))
+                .collect();
+            if sel.is_empty() {
+                continue;
+            }
+            let n = sel.len() as f64;
+            let share = |f: fn(&CalRow) -> bool| sel.iter().filter(|r| f(r)).count() as f64 / n;
+            let sum = |f: fn(&CalRow) -> f64| sel.iter().map(|r| f(r)).sum::<f64>();
+            let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+            table.push(CalLine {
+                level,
+                band,
+                positions: sel.len(),
+                score_exact: share(|r| r.score_ok),
+                best_move: share(|r| r.move_ok),
+                mean_abs_error: sum(|r| f64::from(r.abs_error)) / n,
+                nodes_ratio: ratio(sum(|r| r.nodes as f64), sum(|r| r.exact_nodes as f64)),
+                time_ratio: ratio(sum(|r| r.time_s), sum(|r| r.exact_time_s)),
+            });
+        }
+    }
+    table
+}
+
+/// The table as aligned text.
+pub fn format_table(table: &[CalLine]) -> String {
+    let mut s = String::from(
+        "level  empties  positions  score exact  best move  mean |err|  nodes/exact  time/exact  promise\n",
+    );
+    for l in table {
+        let band = if l.band == (0, 60) {
+            "all".to_string()
+        } else {
+            format!("{}-{}", l.band.0, l.band.1)
+        };
+        s += &format!(
+            "{:>4}%  {:>7}  {:>9}  {:>10.1}%  {:>8.1}%  {:>10.2}  {:>11.3}  {:>10.3}  {}\n",
+            l.level,
+            band,
+            l.positions,
+            100.0 * l.score_exact,
+            100.0 * l.best_move,
+            l.mean_abs_error,
+            l.nodes_ratio,
+            l.time_ratio,
+            if l.kept() { "kept" } else { "BROKEN" }
+        );
+    }
+    s
+}
+
+fn moves_text(moves: &[Square]) -> String {
+    let v: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    v.join(" ")
+}
+
+/// The row of `result` for `pos`, against the exact `exact` row of the same position.
+fn row_of(
+    pos: &Position,
+    file: &str,
+    line: usize,
+    result: &SolveResult,
+    exact: Option<&CalRow>,
+    hash_mb: usize,
+) -> CalRow {
+    let first = result.best_moves.first().map(|m| m.to_string());
+    let mv = first.clone().unwrap_or_default();
+    let (exact_score, exact_moves, exact_nodes, exact_time_s) = match exact {
+        Some(e) => (
+            e.exact_score,
+            e.exact_moves.clone(),
+            e.exact_nodes,
+            e.exact_time_s,
+        ),
+        None => (
+            result.score,
+            moves_text(&result.best_moves),
+            result.nodes,
+            result.time.as_secs_f64(),
+        ),
+    };
+    let move_ok = match &first {
+        Some(m) => exact_moves.split(' ').any(|e| e == m),
+        None => exact_moves.is_empty(),
+    };
+    CalRow {
+        key: crate::batch::key_hex(crate::batch::position_key(pos)),
+        file: file.to_string(),
+        line,
+        board: pos.to_string(),
+        empties: pos.board.empty_count(),
+        selectivity: result.selectivity,
+        score: result.score,
+        r#move: mv,
+        best_moves: moves_text(&result.best_moves),
+        exact_score,
+        exact_moves,
+        score_ok: result.score == exact_score,
+        move_ok,
+        abs_error: result.score.abs_diff(exact_score),
+        nodes: result.nodes,
+        time_s: result.time.as_secs_f64(),
+        exact_nodes,
+        exact_time_s,
+        hash_mb,
+        git_rev: git_rev().to_string(),
+    }
+}
+
+/// Reads the rows of an existing calibration CSV, dropping a torn last line (a run killed
+/// while writing it) from the file so that new rows follow a whole one.
+fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
+    let io_err = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(io_err(e)),
+    };
+    let mut text = Vec::new();
+    file.read_to_end(&mut text).map_err(io_err)?;
+    let whole = text.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    if whole < text.len() {
+        file.set_len(whole as u64).map_err(io_err)?;
+        file.seek(SeekFrom::End(0)).map_err(io_err)?;
+    }
+    let mut reader = csv::Reader::from_reader(&text[..whole]);
+    let header_ok = reader
+        .headers()
+        .is_ok_and(|h| h.iter().next() == Some("key") && h.iter().any(|c| c == "exact_score"));
+    if whole > 0 && !header_ok {
+        return Err(Error::Invalid(format!(
+            "{}:1: not a finale calibration CSV (left untouched)",
+            path.display()
+        )));
+    }
+    let mut rows = Vec::new();
+    for rec in reader.deserialize::<CalRow>() {
+        rows.push(rec.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            Error::Invalid(format!(
+                "{}:{line}: not a calibration row ({e})",
+                path.display()
+            ))
+        })?);
+    }
+    Ok(rows)
+}
+
+/// Solves every position of `files` exactly and at each of `o.levels` (skipping rows the
+/// CSV already has), prints the table to `out`, and returns it with every row.
+pub fn run_calibrate(
+    files: &[PathBuf],
+    o: &CalibrateOptions,
+    out: &mut impl Write,
+) -> Result<(Vec<CalLine>, Vec<CalRow>)> {
+    for &l in &o.levels {
+        if l != 100 && crate::search::parse_selectivity(&l.to_string()).is_err() {
+            return Err(Error::Invalid(format!(
+                "calibrate: no selectivity level {l}"
+            )));
+        }
+    }
+    let mut records: Vec<(String, ObfRecord)> = Vec::new();
+    let mut seen = HashSet::new();
+    for f in files {
+        for r in read_obf_file(f)? {
+            if r.position.board.moves() != 0 && seen.insert(r.position) {
+                records.push((f.display().to_string(), r));
+            }
+        }
+    }
+    let old = resume_rows(&o.csv)?;
+    let write_err = |source| Error::Write {
+        path: o.csv.clone(),
+        source,
+    };
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&o.csv)
+        .map_err(write_err)?;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(file.metadata().map_or(true, |m| m.len() == 0))
+        .from_writer(file);
+    let done: HashMap<(String, u8), CalRow> = old
+        .iter()
+        .map(|r| ((r.key.clone(), r.selectivity), r.clone()))
+        .collect();
+    let mut levels = o.levels.clone();
+    levels.retain(|&l| l != 100);
+    levels.sort_unstable();
+    levels.dedup();
+
+    let writer = Mutex::new((&mut writer, Vec::<CalRow>::new()));
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<Error>> = Mutex::new(None);
+    let started = Instant::now();
+    let finished = AtomicUsize::new(0);
+    let total = records.len();
+    std::thread::scope(|scope| {
+        for _ in 0..o.workers.max(1) {
+            scope.spawn(|| {
+                let mut solver = Solver::new(SolverOptions {
+                    hash_mb: o.hash_mb,
+                    search: o.search,
+                    threads: 1,
+                    oversubscribe: false,
+                });
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total || failed.lock().expect("no panics").is_some() {
+                        return;
+                    }
+                    let (file, rec) = &records[i];
+                    let pos = rec.position;
+                    let key = crate::batch::key_hex(crate::batch::position_key(&pos));
+                    let emit = |row: CalRow| {
+                        let mut w = writer.lock().expect("no panics");
+                        let r = w.0.serialize(&row).and_then(|()| Ok(w.0.flush()?));
+                        if let Err(e) = r {
+                            failed.lock().expect("no panics").get_or_insert(Error::Csv {
+                                path: o.csv.clone(),
+                                source: e,
+                            });
+                        }
+                        w.1.push(row);
+                    };
+                    let solve = |solver: &mut Solver, selectivity: u8| {
+                        solver.clear();
+                        solver.set_search(SearchOptions {
+                            selectivity,
+                            ..o.search
+                        });
+                        solver.solve(pos.board, crate::search::Mode::Exact)
+                    };
+                    let exact = match done.get(&(key.clone(), 100)) {
+                        Some(r) => r.clone(),
+                        None => {
+                            let r = solve(&mut solver, 100);
+                            let row = row_of(&pos, file, rec.line, &r, None, o.hash_mb);
+                            emit(row.clone());
+                            row
+                        }
+                    };
+                    for &level in &levels {
+                        if done.contains_key(&(key.clone(), level)) {
+                            continue;
+                        }
+                        let r = solve(&mut solver, level);
+                        emit(row_of(&pos, file, rec.line, &r, Some(&exact), o.hash_mb));
+                    }
+                    let k = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    if k.is_multiple_of(10) || k == total {
+                        eprintln!(
+                            "calibrate: {k}/{total} positions, {:.0} s",
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().expect("no panics") {
+        return Err(e);
+    }
+    let (w, new_rows) = writer.into_inner().expect("no panics");
+    w.flush().map_err(write_err)?;
+    // The table covers the positions and levels of this command only.
+    let wanted: HashSet<String> = records
+        .iter()
+        .map(|(_, r)| crate::batch::key_hex(crate::batch::position_key(&r.position)))
+        .collect();
+    let mut rows: Vec<CalRow> = old
+        .into_iter()
+        .chain(new_rows)
+        .filter(|r| {
+            wanted.contains(&r.key) && (r.selectivity == 100 || levels.contains(&r.selectivity))
+        })
+        .collect();
+    rows.sort_by(|a, b| (&a.file, a.line, a.selectivity).cmp(&(&b.file, b.line, b.selectivity)));
+    let table = calibration_table(&rows);
+    write!(out, "{}", format_table(&table)).map_err(Error::Output)?;
+    Ok((table, rows))
+}

@@ -1,0 +1,195 @@
+//! `finale calibrate` end to end: its exact rows and its verdicts on probable answers are
+//! checked against the naive reference solver; a second run resumes instead of solving
+//! again, a torn last row is dropped and solved again, and a file that is not a
+//! calibration CSV is refused and left untouched.
+
+mod common;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use common::reference as r;
+use std::collections::HashMap;
+use std::fs;
+use tempfile::TempDir;
+
+/// Eval-play positions of 11 and 12 empties, so that the reference solves them quickly
+/// while probcut (from 8 empties) is tried in every probable solve.
+fn positions(dir: &TempDir) -> std::path::PathBuf {
+    let out = cargo_bin_cmd!("finale")
+        .args([
+            "generate",
+            "--play",
+            "eval",
+            "--seed",
+            "77",
+            "--count",
+            "8",
+            "--empties",
+            "11-12",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let path = dir.path().join("set.obf");
+    fs::write(&path, &out.stdout).unwrap();
+    path
+}
+
+fn calibrate(obf: &std::path::Path, csv: &std::path::Path) -> String {
+    let out = cargo_bin_cmd!("finale")
+        .args([
+            "calibrate",
+            "--levels",
+            "73,99",
+            "--threads",
+            "2",
+            "--hash-mb",
+            "4",
+        ])
+        .arg(obf)
+        .arg("--csv")
+        .arg(csv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn rows(csv: &std::path::Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(csv).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader
+        .records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            header
+                .iter()
+                .cloned()
+                .zip(rec.iter().map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// The reference's score and best moves (square names) for the side to move, whose
+/// colour the OBF gives: the reference always plays `X`, so swap colours for `O`.
+fn reference(board: &str) -> (i32, Vec<String>) {
+    let (squares, side) = board.split_once(' ').unwrap();
+    let squares: String = if side == "O" {
+        squares
+            .chars()
+            .map(|c| match c {
+                'X' => 'O',
+                'O' => 'X',
+                c => c,
+            })
+            .collect()
+    } else {
+        squares.to_string()
+    };
+    let b = r::parse(&format!("{squares} X"));
+    let scored: Vec<(usize, i32)> = r::legal_moves(&b)
+        .into_iter()
+        .map(|sq| (sq, -r::solve(&r::play(&b, sq).unwrap())))
+        .collect();
+    let best = scored.iter().map(|&(_, v)| v).max().unwrap();
+    let names = scored
+        .iter()
+        .filter(|&&(_, v)| v == best)
+        .map(|&(sq, _)| {
+            let file = (b'A' + (sq % 8) as u8) as char;
+            format!("{file}{}", sq / 8 + 1)
+        })
+        .collect();
+    (best, names)
+}
+
+#[test]
+fn rows_and_verdicts_match_the_reference_and_a_rerun_resumes() {
+    let dir = TempDir::new().unwrap();
+    let obf = positions(&dir);
+    let csv = dir.path().join("cal.csv");
+    let table = calibrate(&obf, &csv);
+    let all = rows(&csv);
+    assert_eq!(all.len(), 8 * 3, "exact, 73 % and 99 % for each position");
+    let mut checked_probable = 0;
+    for row in &all {
+        let (score, best) = reference(&row["board"]);
+        assert_eq!(row["exact_score"].parse::<i32>().unwrap(), score, "{row:?}");
+        let mut exact_moves: Vec<String> =
+            row["exact_moves"].split(' ').map(String::from).collect();
+        exact_moves.sort();
+        let mut best_sorted = best.clone();
+        best_sorted.sort();
+        assert_eq!(exact_moves, best_sorted, "{row:?}");
+        let probable: i32 = row["score"].parse().unwrap();
+        assert_eq!(row["score_ok"] == "true", probable == score, "{row:?}");
+        assert_eq!(
+            row["move_ok"] == "true",
+            best.contains(&row["move"]),
+            "{row:?}"
+        );
+        assert_eq!(
+            row["abs_error"].parse::<u32>().unwrap(),
+            probable.abs_diff(score)
+        );
+        if row["selectivity"] != "100" {
+            checked_probable += 1;
+        } else {
+            assert_eq!(row["nodes"], row["exact_nodes"]);
+        }
+    }
+    assert_eq!(checked_probable, 16);
+    assert!(
+        table.contains("  73%") && table.contains("  99%"),
+        "{table}"
+    );
+
+    // A second run finds every row and solves nothing: the file and the table stay.
+    let before = fs::read(&csv).unwrap();
+    assert_eq!(calibrate(&obf, &csv), table);
+    assert_eq!(fs::read(&csv).unwrap(), before);
+
+    // A torn last row (a kill while writing) is dropped and solved again.
+    let text = String::from_utf8(before.clone()).unwrap();
+    let cut = text.trim_end().rfind('\n').unwrap() + 10;
+    fs::write(&csv, &text[..cut]).unwrap();
+    calibrate(&obf, &csv);
+    let again = rows(&csv);
+    assert_eq!(again.len(), 8 * 3);
+    assert_eq!(again[..23], all[..23]);
+}
+
+#[test]
+fn a_file_that_is_not_a_calibration_csv_is_refused_and_kept() {
+    let dir = TempDir::new().unwrap();
+    let obf = positions(&dir);
+    let csv = dir.path().join("other.csv");
+    fs::write(&csv, "index,file,score\n1,a.obf,3\n").unwrap();
+    let out = cargo_bin_cmd!("finale")
+        .args(["calibrate", "--levels", "95", "--hash-mb", "4"])
+        .arg(&obf)
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("not a finale calibration CSV"), "{err}");
+    assert_eq!(
+        fs::read_to_string(&csv).unwrap(),
+        "index,file,score\n1,a.obf,3\n"
+    );
+    let out = cargo_bin_cmd!("finale")
+        .args(["calibrate", "--levels", "96"])
+        .arg(&obf)
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
