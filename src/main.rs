@@ -95,7 +95,7 @@ enum Command {
     /// shallow searches, fitted phase by phase; prints the held-out error by empties.
     Train(TrainArgs),
     /// Fit the multi-probcut error model: the spread of shallow searches against exact
-    /// scores by empties and depth, and the plane through it (settings::MPC_SIGMA).
+    /// scores by empties and depth, and the error model fitted to it (settings::mpc_error).
     TrainMpc(TrainMpcArgs),
     /// Count the leaves DEPTH plies below the start position.
     Perft {
@@ -530,12 +530,14 @@ fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result<ExitCode> 
         )
         .map_err(w)?;
     }
-    writeln!(
-        out,
-        "# sigma = {:.4} + {:.4} * empties + {:.4} * depth",
-        p[0], p[1], p[2]
-    )
-    .map_err(w)?;
+    if let Some(m) = p {
+        writeln!(
+            out,
+            "# at the probcut depth, empties {}-{}: mean = {:.3} (even), {:.3} (odd); sigma = {:.4} + {:.4} * empties",
+            m.empties.0, m.empties.1, m.mean_by_parity[0], m.mean_by_parity[1], m.sigma[0], m.sigma[1]
+        )
+        .map_err(w)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -111,10 +111,17 @@ pub const fn order_eval_depth(n: u32) -> u32 {
 }
 
 /// Multi-probcut selectivity levels: the percent reported and the number of standard
-/// deviations t of the shallow search's error beyond the window that cuts (Edax's levels,
-/// DESIGN.md section 8). Table trust level k + 1 is `MPC_LEVELS[k]`; exact is
-/// [`crate::search::tt::EXACT`].
-pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.1), (87, 1.5), (95, 2.0), (98, 2.6), (99, 3.3)];
+/// deviations t of the shallow search's error (see [`mpc_error`]) beyond the window that
+/// cuts. Table trust level k + 1 is `MPC_LEVELS[k]`; exact is [`crate::search::tt::EXACT`].
+/// A level is a promise about answers, not about one cut: many cuts bear on the root, so
+/// t = 2 (95 % per cut) gave an exact score on only half of the positions. Each t is the
+/// smallest of 1.0, 1.5, ..., 6.0 that keeps its promise with room on the fit set
+/// (results/selectivity/fit-14-26.obf, 14-24 empties, about 122 positions a level:
+/// best move / exact score): t 1.0 69 % / 7 %, 1.5 86 % / 21 %, 2.0 87 % / 49 %,
+/// 2.5 94 % / 73 %, 3.0 98 % / 89 %, 3.5 98 % / 93 %, 4.0 100 % / 98 %, 5.0 and 6.0
+/// 100 % / 100 %. The promise (best move in P % of positions, from 95 % up an exact
+/// score in 90 %) is checked on held-out sets by `finale calibrate` (results/selectivity/).
+pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.5), (87, 2.5), (95, 4.0), (98, 5.0), (99, 6.0)];
 /// Lowest number of empties at which a selective search tries multi-probcut, and its
 /// shallow depth. FFO 40-49, one thread (nodes): from 12 at depth (n - 12) / 3 -> 909 M,
 /// from 10 at (n - 10) / 4 -> 966 M, from 14 at (n - 14) / 2 -> 1 075 M (all with margins
@@ -125,31 +132,42 @@ pub const fn mpc_depth(n: u32) -> u32 {
     let d = n.saturating_sub(MPC_MIN_EMPTIES) / 4;
     if d > 8 { 8 } else { d }
 }
-/// Standard deviation, in discs, of (shallow search at depth `d`) minus (exact score) at
-/// `n` empties: `MPC_SIGMA[0] + MPC_SIGMA[1] * n + MPC_SIGMA[2] * d`, fitted by
-/// `finale train-mpc` with the shipped weights (results/eval/2026-11-23-train-mpc.csv).
-/// Margins of half these were measured too: FFO 40-49 817 M nodes against 831 M, not
-/// worth confidence levels that would no longer mean what they say.
-pub const MPC_SIGMA: [f32; 3] = [6.4517, 0.1378, -0.6184];
-/// [`MPC_SIGMA`] evaluated.
-pub fn mpc_sigma(n: u32, d: u32) -> f32 {
-    (MPC_SIGMA[0] + MPC_SIGMA[1] * n as f32 + MPC_SIGMA[2] * d as f32).max(1.0)
+/// The multi-probcut error model: mean and standard deviation, in discs, of (shallow
+/// search at depth [`mpc_depth`]`(n)`) minus (exact score) at the nodes where a selective
+/// search tries probcut. Fitted by `finale train-mpc --from-search` on the fit set
+/// results/selectivity/fit-14-26.obf (never on the held-out set), 30 sampled probcut
+/// nodes per empties count from 8 to 22, 450 in all (results/selectivity/). The cells are
+/// noisy (+-1.5 discs on a mean), so the model pools them: the mean by parity of the
+/// empties (even -0.73, odd -3.14: the evaluation misjudges whose turn the last move
+/// is), sigma linear in the empties (9.267 - 0.065 n). Beyond the fitted range sigma is
+/// held at its value at 22 empties, not extrapolated. The plane fitted on self-play
+/// positions before (sigma about 7.4, mean taken as 0) made a 95 % solve give the exact
+/// score on 57 % of held-out positions.
+#[allow(clippy::approx_constant)] // a fitted mean that happens to lie near pi
+pub const MPC_MEAN_BY_PARITY: [f32; 2] = [-0.73, -3.14];
+/// See [`MPC_MEAN_BY_PARITY`]: sigma = `MPC_SIGMA[0] + MPC_SIGMA[1] * n`, n at most
+/// [`MPC_SIGMA_MAX_EMPTIES`].
+pub const MPC_SIGMA: [f32; 2] = [9.267, -0.065];
+/// The highest empties count of the sigma fit; sigma stays at its value there above it.
+pub const MPC_SIGMA_MAX_EMPTIES: u32 = 22;
+/// The error model at `n` empties: (mean, sigma) in discs (see [`MPC_MEAN_BY_PARITY`]).
+pub fn mpc_error(n: u32) -> (f32, f32) {
+    let m = n.min(MPC_SIGMA_MAX_EMPTIES) as f32;
+    (
+        MPC_MEAN_BY_PARITY[(n % 2) as usize],
+        MPC_SIGMA[0] + MPC_SIGMA[1] * m,
+    )
 }
-/// Exact solves of at least this many empties first run every selectivity level from
-/// [`mpc_first_level`] up, each pass's score the first guess of the next.
+/// Exact solves of at least this many empties first run a quick pass at
+/// [`MPC_GUESS_LEVEL`], whose score is the first guess of the exact pass and whose table
+/// entries give it best moves first.
 pub const MPC_SCHEDULE_MIN_EMPTIES: u32 = 20;
-/// Index into [`MPC_LEVELS`] of the first pass of an exact solve of `n` empties. The start
-/// matters little: FFO 40-49 (nodes, with slightly different settings) from 98 % always
-/// 856 M, 73 % always 860 M, 73/95/98 % by empties as here 869 M.
-pub const fn mpc_first_level(n: u32) -> usize {
-    if n >= 26 {
-        0
-    } else if n >= 23 {
-        2
-    } else {
-        3
-    }
-}
+/// Index into [`MPC_LEVELS`] of the quick pass that starts every selective solve and every
+/// exact solve of [`MPC_SCHEDULE_MIN_EMPTIES`] or more. Bench nodes (FFO 40-44 and random
+/// 15-20 empties), exact solves through passes at these levels: 73 % alone 307.1 M;
+/// 73-87 % 341.6 M; 73-95 % 405.5 M; the old rising passes (old t, width cap removed)
+/// 394.7 M, with the width cap 335.3 M.
+pub const MPC_GUESS_LEVEL: usize = 0;
 
 /// Bonus that puts the transposition table's best move first.
 pub const ORDER_TT_MOVE_BONUS: i32 = 1 << 24;

@@ -710,7 +710,7 @@ fn train_refuses_to_replace_weights_unless_forced() {
 }
 
 #[test]
-fn train_mpc_prints_a_table_and_a_plane_and_refuses_bad_ranges() {
+fn train_mpc_prints_a_table_and_the_model_and_refuses_bad_ranges() {
     let out = stdout_of(finale().args([
         "train-mpc",
         "--per-empties",
@@ -734,7 +734,11 @@ fn train_mpc_prints_a_table_and_a_plane_and_refuses_bad_ranges() {
         let sigma: f64 = f[4].parse().expect("sigma");
         assert!(sigma.is_finite() && sigma >= 0.0, "{out}");
     }
-    assert!(out.lines().any(|l| l.starts_with("# sigma = ")), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("# at the probcut depth, empties 8-9: mean = ")),
+        "{out}"
+    );
     assert_bad_input(
         finale().args(["train-mpc", "--empties", "20-14"]),
         &["20-14"],

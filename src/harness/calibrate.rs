@@ -418,3 +418,66 @@ pub fn run_calibrate(
     write!(out, "{}", format_table(&table)).map_err(Error::Output)?;
     Ok((table, rows))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(empties: u32, selectivity: u8, score: i32, exact: i32, move_ok: bool) -> CalRow {
+        CalRow {
+            key: format!("{empties}-{selectivity}-{score}"),
+            file: "f.obf".into(),
+            line: 1,
+            board: String::new(),
+            empties,
+            selectivity,
+            score,
+            r#move: "A1".into(),
+            best_moves: "A1".into(),
+            exact_score: exact,
+            exact_moves: "A1".into(),
+            score_ok: score == exact,
+            move_ok,
+            abs_error: score.abs_diff(exact),
+            nodes: 10,
+            time_s: 1.0,
+            exact_nodes: 40,
+            exact_time_s: 2.0,
+            hash_mb: 1,
+            git_rev: "x".into(),
+        }
+    }
+
+    #[test]
+    fn table_counts_shares_errors_and_ratios_by_band() {
+        // Two positions of 16 empties and two of 22 at 95 %, plus exact rows (ignored).
+        let rows = vec![
+            row(16, 95, 4, 4, true),
+            row(16, 95, 2, 6, false),
+            row(22, 95, -2, -2, true),
+            row(22, 95, 0, -2, true),
+            row(16, 100, 4, 4, true),
+        ];
+        let t = calibration_table(&rows);
+        let line = |b: (u32, u32)| t.iter().find(|l| l.band == b).unwrap();
+        assert_eq!(t.len(), 3, "bands 14-19, 20-24 and all: {t:?}");
+        let low = line((14, 19));
+        assert_eq!(low.positions, 2);
+        assert_eq!((low.score_exact, low.best_move), (0.5, 0.5));
+        assert_eq!(low.mean_abs_error, 2.0);
+        let all = line((0, 60));
+        assert_eq!(all.positions, 4);
+        assert_eq!((all.score_exact, all.best_move), (0.5, 0.75));
+        assert_eq!(all.mean_abs_error, 1.5);
+        assert_eq!((all.nodes_ratio, all.time_ratio), (0.25, 0.5));
+        // 95 % needs a best move in 95 % and an exact score in 90 % of positions.
+        assert!(!all.kept());
+        let mut good = all.clone();
+        (good.best_move, good.score_exact) = (0.95, 0.9);
+        assert!(good.kept());
+        good.score_exact = 0.89;
+        assert!(!good.kept());
+        good.level = 87;
+        assert!(good.kept(), "below 95 % only the move is promised");
+    }
+}

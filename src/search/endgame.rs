@@ -12,7 +12,7 @@ use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{
     ETC_MIN_EMPTIES, MPC_LEVELS, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES,
     ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_WEIGHT, ORDER_FULL_MIN_EMPTIES, SPLIT_ELDERS, mpc_depth,
-    mpc_sigma, order_eval_depth,
+    mpc_error, order_eval_depth,
 };
 use arrayvec::ArrayVec;
 
@@ -86,9 +86,13 @@ impl Search<'_> {
         }
         let d = mpc_depth(n);
         let t = MPC_LEVELS[self.level as usize - 1].1;
-        let margin = (t * mpc_sigma(n, d) * UNITS_PER_DISC as f32) as i32;
+        // The shallow value less its mean error predicts the exact score; a cut needs the
+        // prediction t standard deviations beyond the window.
+        let (mean, sigma) = mpc_error(n);
+        let offset = (mean * UNITS_PER_DISC as f32).round() as i32;
+        let margin = (t * sigma * UNITS_PER_DISC as f32) as i32;
         if beta < 64 {
-            let bound = beta * UNITS_PER_DISC + margin;
+            let bound = beta * UNITS_PER_DISC + offset + margin;
             if bound < 64 * UNITS_PER_DISC
                 && self.search_midgame(eval, *b, bound - 1, bound, d) >= bound
             {
@@ -96,7 +100,7 @@ impl Search<'_> {
             }
         }
         if alpha > -64 {
-            let bound = alpha * UNITS_PER_DISC - margin;
+            let bound = alpha * UNITS_PER_DISC + offset - margin;
             if bound > -64 * UNITS_PER_DISC
                 && self.search_midgame(eval, *b, bound, bound + 1, d) <= bound
             {

@@ -5,7 +5,7 @@ use super::tt::{EXACT, NARROW};
 use super::{Search, SearchOptions, TranspositionTable};
 use crate::board::{Board, Square};
 use crate::settings::{
-    DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, MPC_LEVELS, MPC_SCHEDULE_MIN_EMPTIES, mpc_first_level,
+    DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, MPC_GUESS_LEVEL, MPC_LEVELS, MPC_SCHEDULE_MIN_EMPTIES,
 };
 use std::fmt;
 use std::sync::Mutex;
@@ -329,21 +329,20 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
                 && s.options.first_guess
                 && n >= MPC_SCHEDULE_MIN_EMPTIES)
         {
-            // Rising selectivity: each pass is quick thanks to the one before (its score is
-            // the first guess, its table entries give the best moves first).
-            let first = if target < EXACT {
-                mpc_first_level(n).min(target as usize - 1)
-            } else {
-                mpc_first_level(n)
-            };
-            for k in first..MPC_LEVELS.len() {
+            // A quick pass at the guess level gives the first guess and fills the table
+            // with best moves; then the pass at the level asked for (MPC_GUESS_LEVEL).
+            let mut passes = vec![MPC_GUESS_LEVEL];
+            if target < EXACT && target as usize - 1 > MPC_GUESS_LEVEL {
+                passes.push(target as usize - 1);
+            }
+            for k in passes {
                 s.level = k as u8 + 1;
                 for m in root.iter_mut() {
                     (m.lower, m.upper) = (lo, hi);
                 }
                 probe_until_exact(s, &mut root, n, mode, guess);
                 guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
-                if s.level == target || s.stopped {
+                if s.stopped {
                     break;
                 }
             }

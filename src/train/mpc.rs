@@ -1,6 +1,6 @@
 //! Fitting the multi-probcut error model (`finale train-mpc`): on self-play positions,
 //! the standard deviation of (shallow search value) minus (exact score) by number of
-//! empties and shallow depth, and a least-squares plane through it.
+//! empties and shallow depth, and the model the search uses fitted to it ([`ProbcutModel`]).
 
 use super::games::play_game;
 use crate::board::Board;
@@ -46,7 +46,7 @@ pub fn fit_mpc(
     o: &MpcOptions,
     eval: &Evaluator,
     log: &mut dyn Write,
-) -> Result<(Vec<Cell>, [f64; 3])> {
+) -> Result<(Vec<Cell>, Option<ProbcutModel>)> {
     let (lo, hi) = o.empties;
     if lo > hi || hi > 40 || o.per_empties < 2 {
         return Err(Error::Invalid(format!(
@@ -109,7 +109,8 @@ pub fn fit_mpc(
         )
         .map_err(Error::Output)?;
     }
-    Ok((cells.clone(), plane(&cells)))
+    let model = probcut_model(&cells);
+    Ok((cells, model))
 }
 
 /// Settings of a fit on the nodes where a search tries probcut (`--from-search`).
@@ -140,7 +141,7 @@ pub fn fit_mpc_on_search(
     o: &SearchSampleOptions,
     eval: &Evaluator,
     log: &mut dyn Write,
-) -> Result<(Vec<Cell>, [f64; 3])> {
+) -> Result<(Vec<Cell>, Option<ProbcutModel>)> {
     let (lo, hi) = o.empties;
     if lo > hi || hi > 40 || o.per_empties < 2 {
         return Err(Error::Invalid(format!(
@@ -234,7 +235,8 @@ pub fn fit_mpc_on_search(
         }
     }
     writeln!(log, "labelled in {:.1} s", start.elapsed().as_secs_f64()).map_err(Error::Output)?;
-    Ok((cells.clone(), plane(&cells)))
+    let model = probcut_model(&cells);
+    Ok((cells, model))
 }
 
 /// The cell of the errors `errs` (discs) at `n` empties and depth `d`.
@@ -250,42 +252,52 @@ fn cell(n: u32, d: u32, errs: &[f64]) -> Cell {
     }
 }
 
-/// Least squares `sigma = a + b * empties + c * depth` over the cells (normal equations).
-fn plane(cells: &[Cell]) -> [f64; 3] {
-    let mut m = [[0f64; 4]; 3];
-    for c in cells {
-        let x = [1.0, c.empties as f64, c.depth as f64];
-        for i in 0..3 {
-            for j in 0..3 {
-                m[i][j] += x[i] * x[j];
-            }
-            m[i][3] += x[i] * c.sigma;
-        }
+/// The probcut error model of settings.rs ([`crate::settings::mpc_error`]) fitted to a
+/// table: only the cells at the depth the search uses at each empties count
+/// ([`crate::settings::mpc_depth`]) count; the mean is pooled by parity of the empties
+/// (weighted by positions) and sigma is a least-squares line in the empties.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProbcutModel {
+    /// Mean error at even and odd empties, discs.
+    pub mean_by_parity: [f64; 2],
+    /// sigma = `sigma[0] + sigma[1] * empties`, discs.
+    pub sigma: [f64; 2],
+    /// Lowest and highest empties of the cells used.
+    pub empties: (u32, u32),
+}
+
+/// Fits [`ProbcutModel`] to `cells` (None when no cell lies at the search's depth).
+pub fn probcut_model(cells: &[Cell]) -> Option<ProbcutModel> {
+    let used: Vec<&Cell> = cells
+        .iter()
+        .filter(|c| c.depth == crate::settings::mpc_depth(c.empties))
+        .collect();
+    let lo = used.iter().map(|c| c.empties).min()?;
+    let hi = used.iter().map(|c| c.empties).max()?;
+    let mut mean_by_parity = [0.0; 2];
+    for (parity, mean) in mean_by_parity.iter_mut().enumerate() {
+        let (w, sum) = used
+            .iter()
+            .filter(|c| c.empties as usize % 2 == parity)
+            .fold((0.0, 0.0), |(w, s), c| {
+                (w + c.count as f64, s + c.count as f64 * c.mean)
+            });
+        *mean = if w > 0.0 { sum / w } else { 0.0 };
     }
-    // Gauss-Jordan elimination with partial pivoting.
-    for col in 0..3 {
-        let p = (col..3)
-            .max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))
-            .unwrap_or(col);
-        m.swap(col, p);
-        let d = m[col][col];
-        if d.abs() < 1e-12 {
-            return [0.0; 3];
-        }
-        for x in m[col].iter_mut() {
-            *x /= d;
-        }
-        let pivot = m[col];
-        for (r, row) in m.iter_mut().enumerate() {
-            if r != col {
-                let f = row[col];
-                for (x, p) in row.iter_mut().zip(pivot) {
-                    *x -= f * p;
-                }
-            }
-        }
-    }
-    [m[0][3], m[1][3], m[2][3]]
+    let k = used.len() as f64;
+    let mx = used.iter().map(|c| c.empties as f64).sum::<f64>() / k;
+    let my = used.iter().map(|c| c.sigma).sum::<f64>() / k;
+    let sxx: f64 = used.iter().map(|c| (c.empties as f64 - mx).powi(2)).sum();
+    let sxy: f64 = used
+        .iter()
+        .map(|c| (c.empties as f64 - mx) * (c.sigma - my))
+        .sum();
+    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+    Some(ProbcutModel {
+        mean_by_parity,
+        sigma: [my - slope * mx, slope],
+        empties: (lo, hi),
+    })
 }
 
 #[cfg(test)]
@@ -293,21 +305,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn plane_recovers_an_exact_plane() {
-        let cells: Vec<Cell> = (14..20)
+    fn model_uses_the_search_depth_pools_parity_and_fits_a_line() {
+        // Cells at the search's depth follow sigma = 10 - 0.25 n exactly and have means
+        // +1 (even) and -3 (odd); cells at other depths are far off and must be ignored.
+        let cells: Vec<Cell> = (8..20)
             .flat_map(|n| (0..4).map(move |d| (n, d)))
-            .map(|(n, d)| Cell {
-                empties: n,
-                depth: d,
-                count: 1,
-                mean: 0.0,
-                sigma: 2.0 + 0.25 * n as f64 - 0.5 * d as f64,
+            .map(|(n, d)| {
+                let used = d == crate::settings::mpc_depth(n);
+                Cell {
+                    empties: n,
+                    depth: d,
+                    count: 5,
+                    mean: match (used, n % 2) {
+                        (false, _) => 50.0,
+                        (true, 0) => 1.0,
+                        (true, _) => -3.0,
+                    },
+                    sigma: if used { 10.0 - 0.25 * n as f64 } else { 99.0 },
+                }
             })
             .collect();
-        let p = plane(&cells);
-        assert!(
-            (p[0] - 2.0).abs() < 1e-9 && (p[1] - 0.25).abs() < 1e-9 && (p[2] + 0.5).abs() < 1e-9,
-            "{p:?}"
-        );
+        let m = probcut_model(&cells).unwrap();
+        assert!((m.mean_by_parity[0] - 1.0).abs() < 1e-9, "{m:?}");
+        assert!((m.mean_by_parity[1] + 3.0).abs() < 1e-9, "{m:?}");
+        assert!((m.sigma[0] - 10.0).abs() < 1e-9, "{m:?}");
+        assert!((m.sigma[1] + 0.25).abs() < 1e-9, "{m:?}");
+        assert_eq!(m.empties, (8, 19));
+        assert_eq!(probcut_model(&[]), None);
     }
 }
