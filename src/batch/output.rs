@@ -1,15 +1,19 @@
 //! The batch output CSV: opened for appending after checking what an earlier run left,
-//! written one whole, flushed row at a time.
+//! locked against a second batch, written one whole, flushed row at a time, and synced to
+//! disk every so often and at the end.
 //!
 //! A run killed while writing can leave only a partial last line (each row is a single
 //! small write); reopening drops that fragment, so the file never holds a broken row.
-//! Anything else that does not parse stops the batch instead of being appended to.
+//! A failed write (full disk) is cut back to the last whole row at once. Anything else
+//! that does not parse stops the batch instead of being appended to.
 
 use crate::error::{Error, Result};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use super::key::parse_key;
 
@@ -24,6 +28,14 @@ pub fn header() -> Vec<&'static str> {
 pub struct BatchOut {
     path: PathBuf,
     file: File,
+    /// A regular file: read back on resume, locked and synced. A device or pipe (e.g.
+    /// `/dev/null`) is only written.
+    regular: bool,
+    /// Bytes of whole rows in the file: where a failed write is cut back to.
+    len: u64,
+    /// Rows are synced to disk at least this often (zero: after every row).
+    sync_every: Duration,
+    last_sync: Instant,
 }
 
 /// What reopening an existing output found.
@@ -37,26 +49,36 @@ pub struct Resumed {
 
 impl BatchOut {
     /// Opens `path`: creates it with a header, or checks an existing one and collects the
-    /// keys it already holds.
+    /// keys it already holds. The file stays locked (an advisory `flock`) until the
+    /// `BatchOut` is dropped, so a second batch writing the same file is refused before it
+    /// reads or changes anything. Rows are synced every
+    /// [`BATCH_FSYNC_SECONDS`](crate::settings::BATCH_FSYNC_SECONDS) unless
+    /// [`BatchOut::sync_every`] says otherwise.
     pub fn open(path: &Path) -> Result<(BatchOut, Resumed)> {
         let io = |source| Error::Write {
             path: path.to_path_buf(),
             source,
         };
-        let mut file = OpenOptions::new()
+        let existed = std::fs::metadata(path);
+        if existed.as_ref().is_ok_and(|m| !m.is_file()) {
+            // Nothing to resume from or lock on a device or pipe: just write to it.
+            let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+            let mut out = BatchOut::new(path, file, false, 0);
+            out.write_record(&header())?;
+            return Ok((out, Resumed::default()));
+        }
+        let file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(path)
             .map_err(io)?;
+        lock(path, &file)?;
         let len = file.metadata().map_err(io)?.len();
+        let mut out = BatchOut::new(path, file, true, len);
         let mut resumed = Resumed::default();
         // An unfinished last line is the row that was being written when a run died.
-        let keep = end_of_last_line(&mut file).map_err(io)?;
-        let mut out = BatchOut {
-            path: path.to_path_buf(),
-            file,
-        };
+        let keep = end_of_last_line(&mut out.file).map_err(io)?;
         if keep == 0 {
             // Nothing, or a header cut short: start afresh. Anything else is not ours.
             let mut text = Vec::new();
@@ -82,10 +104,32 @@ impl BatchOut {
             resumed.dropped_bytes = len - keep;
             out.file.set_len(keep).map_err(io)?;
         }
+        out.len = keep;
         if keep == 0 {
             out.write_record(&header())?;
+            // A new file: make its name, not only its header, survive a crash.
+            out.sync()?;
+            if existed.is_err() {
+                sync_dir(path)?;
+            }
         }
         Ok((out, resumed))
+    }
+
+    fn new(path: &Path, file: File, regular: bool, len: u64) -> BatchOut {
+        BatchOut {
+            path: path.to_path_buf(),
+            file,
+            regular,
+            len,
+            sync_every: Duration::from_secs(crate::settings::BATCH_FSYNC_SECONDS),
+            last_sync: Instant::now(),
+        }
+    }
+
+    /// Syncs the rows to disk at least every `interval` (zero: after every row).
+    pub fn sync_every(&mut self, interval: Duration) {
+        self.sync_every = interval;
     }
 
     /// The file being written.
@@ -93,7 +137,9 @@ impl BatchOut {
         &self.path
     }
 
-    /// Writes one row with a single write and flushes it.
+    /// Writes one row with a single write and flushes it; syncs it to disk when the sync
+    /// interval has passed. A failed write is cut back to the last whole row, so the file
+    /// stays a valid CSV to resume from.
     pub fn write_record<S: AsRef<str>>(&mut self, fields: &[S]) -> Result<()> {
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record(fields.iter().map(|f| f.as_ref()))
@@ -105,14 +151,70 @@ impl BatchOut {
             path: self.path.clone(),
             source: e.into_error(),
         })?;
-        self.file
-            .write_all(&bytes)
-            .and_then(|()| self.file.flush())
-            .map_err(|source| Error::Write {
+        if let Err(source) = self.file.write_all(&bytes).and_then(|()| self.file.flush()) {
+            if self.regular {
+                // Best effort: a torn row left here is dropped on resume anyway.
+                let _ = self.file.set_len(self.len);
+            }
+            return Err(Error::Write {
                 path: self.path.clone(),
                 source,
-            })
+            });
+        }
+        self.len += bytes.len() as u64;
+        if self.last_sync.elapsed() >= self.sync_every {
+            self.sync()?;
+        }
+        Ok(())
     }
+
+    /// Syncs every row written so far to disk (nothing to do for a device or pipe).
+    pub fn sync(&mut self) -> Result<()> {
+        self.last_sync = Instant::now();
+        if !self.regular {
+            return Ok(());
+        }
+        self.file.sync_data().map_err(|source| Error::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+/// Takes the advisory lock on the output, or says who holds it. The lock goes with the
+/// open file, so a killed batch never leaves a stale one behind.
+fn lock(path: &Path, file: &File) -> Result<()> {
+    // SAFETY: flock only reads the descriptor, which `file` keeps open.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    Err(Error::Invalid(
+        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            format!(
+                "{}: another finale batch is writing this file (it holds its lock); \
+                 not writing it too",
+                path.display()
+            )
+        } else {
+            format!("{}: cannot lock the output ({e})", path.display())
+        },
+    ))
+}
+
+/// Syncs the directory holding `path`, so that a file created or renamed there survives a
+/// crash.
+pub(crate) fn sync_dir(path: &Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|source| Error::Write {
+            path: dir.to_path_buf(),
+            source,
+        })
 }
 
 /// The length of `file` up to and including its last newline (0 when it has none),
