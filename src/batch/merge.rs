@@ -6,8 +6,8 @@ use super::output::header;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 use std::fs::OpenOptions;
-use std::os::unix::fs::PermissionsExt;
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// What a merge did.
@@ -203,7 +203,10 @@ pub fn run_merge(
     match target {
         Target::Stream => {
             // A device or pipe (e.g. /dev/stdout): nothing to replace, write to it.
-            let mut file = OpenOptions::new().write(true).open(out).map_err(write_err)?;
+            let mut file = OpenOptions::new()
+                .write(true)
+                .open(out)
+                .map_err(write_err)?;
             write_rows(&mut file, &mut summary)?;
         }
         Target::File => {
