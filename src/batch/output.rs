@@ -36,6 +36,8 @@ pub struct BatchOut {
     /// Rows are synced to disk at least this often (zero: after every row).
     sync_every: Duration,
     last_sync: Instant,
+    /// Syncs made, for the tests of the interval.
+    syncs: u64,
 }
 
 /// What reopening an existing output found.
@@ -124,6 +126,7 @@ impl BatchOut {
             len,
             sync_every: Duration::from_secs(crate::settings::BATCH_FSYNC_SECONDS),
             last_sync: Instant::now(),
+            syncs: 0,
         }
     }
 
@@ -174,6 +177,7 @@ impl BatchOut {
         if !self.regular {
             return Ok(());
         }
+        self.syncs += 1;
         self.file.sync_data().map_err(|source| Error::Write {
             path: self.path.clone(),
             source,
@@ -373,5 +377,51 @@ mod tests {
             "{err}"
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn syncs_at_the_interval() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let (mut out, _) = BatchOut::open(&path).unwrap();
+        assert_eq!(out.syncs, 1, "a new file is synced with its header");
+        out.sync_every(Duration::ZERO);
+        for key in ["00000000000000aa", "00000000000000bb", "00000000000000cc"] {
+            out.write_record(&row(key)).unwrap();
+        }
+        assert_eq!(out.syncs, 4, "zero: every row");
+        out.sync_every(Duration::from_millis(200));
+        out.write_record(&row("00000000000000dd")).unwrap();
+        assert_eq!(out.syncs, 4, "not before the interval");
+        std::thread::sleep(Duration::from_millis(250));
+        out.write_record(&row("00000000000000ee")).unwrap();
+        assert_eq!(out.syncs, 5, "once it has passed");
+    }
+
+    #[test]
+    fn one_writer_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let (first, _) = BatchOut::open(&path).unwrap();
+        let err = BatchOut::open(&path).err().unwrap().to_string();
+        assert!(
+            err.starts_with(&format!("{}: another finale batch", path.display())),
+            "{err}"
+        );
+        drop(first);
+        assert!(BatchOut::open(&path).is_ok(), "the lock goes with the file");
+    }
+
+    #[test]
+    fn devices_are_only_written() {
+        let null = Path::new("/dev/null");
+        if !null.exists() {
+            return;
+        }
+        let (mut out, resumed) = BatchOut::open(null).unwrap();
+        assert!(resumed.done.is_empty());
+        out.write_record(&row("00000000000000aa")).unwrap();
+        out.sync().unwrap();
+        assert_eq!(out.syncs, 0, "nothing to sync on a device");
     }
 }
