@@ -872,3 +872,91 @@ fn an_abort_flag_stops_a_solve_in_progress() {
     let r = solver.solve_within(record.position.board, finale::search::Mode::Exact, None);
     assert!(r.is_err_and(|t| t.nodes < 1 << 20));
 }
+
+/// Names of the files in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn merge_replaces_its_output_whole_or_not_at_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let part = tmp.path().join("part.csv");
+    let o = batch(&[
+        suite("fforum-1-19.obf").to_str().unwrap(),
+        "--out",
+        part.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert!(
+        std::fs::metadata(&part).unwrap().len() > 4096,
+        "more than fits"
+    );
+
+    // On a full disk the merge fails, naming --out, and the old --out stays as it was,
+    // with no temporary file left beside it.
+    let cramped = Cramped::new();
+    let old = cramped.path("merged.csv");
+    std::fs::write(&old, "the previous merge\n").unwrap();
+    let before = names_in(cramped.dir.path());
+    let o = cramped
+        .finale()
+        .arg("merge")
+        .arg(&part)
+        .arg("--out")
+        .arg(&old)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.starts_with(&format!("error: cannot write {}: ", old.display())),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&old).unwrap(),
+        "the previous merge\n"
+    );
+    assert_eq!(names_in(cramped.dir.path()), before);
+
+    // With room, --force replaces it whole: every row, nothing left beside it, and the
+    // permissions a file created there normally gets (not a temporary file's 0600).
+    let dir = tmp.path().join("merged");
+    std::fs::create_dir(&dir).unwrap();
+    let out = dir.join("merged.csv");
+    std::fs::write(&out, "the previous merge\n").unwrap();
+    let normal = std::fs::metadata(&out).unwrap().permissions();
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&part)
+        .arg("--out")
+        .arg(&out)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(rows(&out).len(), 19);
+    assert_eq!(names_in(&dir), ["merged.csv"]);
+    assert_eq!(std::fs::metadata(&out).unwrap().permissions(), normal);
+
+    // Without --force an existing --out is refused before any work.
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&part)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(one_line_error(&o).contains(&format!(
+        "--out {}: the file exists (--force replaces it)",
+        out.display()
+    )));
+    assert_eq!(rows(&out).len(), 19);
+}

@@ -390,10 +390,10 @@ mod tests {
             out.write_record(&row(key)).unwrap();
         }
         assert_eq!(out.syncs, 4, "zero: every row");
-        out.sync_every(Duration::from_millis(200));
+        out.sync_every(Duration::from_secs(1));
         out.write_record(&row("00000000000000dd")).unwrap();
         assert_eq!(out.syncs, 4, "not before the interval");
-        std::thread::sleep(Duration::from_millis(250));
+        std::thread::sleep(Duration::from_millis(1100));
         out.write_record(&row("00000000000000ee")).unwrap();
         assert_eq!(out.syncs, 5, "once it has passed");
     }
