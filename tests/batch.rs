@@ -764,16 +764,31 @@ fn tables_that_do_not_fit_in_memory_are_refused_before_allocating() {
 
 #[test]
 fn input_that_is_not_text_is_an_error_not_a_crash() {
-    // An endless line is refused once it passes the line length limit, not read into
-    // memory until the process dies.
+    // Inputs are read twice: a pipe or device is refused, not read once and then found
+    // empty (which would solve nothing and call it success).
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.csv");
     if Path::new("/dev/zero").exists() {
         let o = batch(&["/dev/zero", "--out", out.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2));
         let err = one_line_error(&o);
-        assert!(err.contains("/dev/zero:1: line longer than"), "{err}");
+        assert!(err.contains("/dev/zero: not a regular file"), "{err}");
+        let o = Command::new(BIN)
+            .args(["merge", "/dev/zero", "--out"])
+            .arg(dir.path().join("m.csv"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(one_line_error(&o).contains("/dev/zero: not a regular file"));
     }
+    // A line without end is refused once it passes the length limit, not read into
+    // memory until the process dies.
+    let long = dir.path().join("long.obf");
+    std::fs::write(&long, vec![b'-'; (1 << 20) + 10]).unwrap();
+    let o = batch(&[long.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(err.contains("long.obf:1: line longer than"), "{err}");
     // Bytes that are not UTF-8 are a malformed line, named by file and line...
     let input = dir.path().join("in.obf");
     let mut bytes = std::fs::read(suite("fforum-1-19.obf")).unwrap();

@@ -81,6 +81,9 @@ pub fn run_merge(
     if inputs.is_empty() {
         return Err(Error::Invalid("merge: no input file given".into()));
     }
+    for path in inputs {
+        super::run::regular_file(path)?;
+    }
     let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => false,

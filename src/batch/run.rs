@@ -201,6 +201,24 @@ fn items(
     Ok(())
 }
 
+/// Checks that `path` is a regular file: inputs are read twice (to count, then to solve),
+/// and a pipe or device would give nothing, or something else, the second time.
+pub(crate) fn regular_file(path: &Path) -> Result<()> {
+    let meta = std::fs::metadata(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if meta.is_file() {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!(
+            "{}: not a regular file (inputs are read twice: to count, then to solve or \
+             write); save it to a file first",
+            path.display()
+        )))
+    }
+}
+
 /// Key of a malformed line: a hash of its text, so a rerun recognises it as done.
 fn text_key(text: &str) -> u64 {
     // FNV-1a, then the position key's mixer.
@@ -347,6 +365,9 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     }
     if options.threads == 0 {
         return Err(Error::Invalid("batch: --threads must be at least 1".into()));
+    }
+    for path in &options.inputs {
+        regular_file(path)?;
     }
     let wall = Instant::now();
     // Open (and lock) the output first: a damaged or busy file stops the run before any
