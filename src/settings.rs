@@ -186,6 +186,13 @@ pub const DEFAULT_HASH_MB: usize = 256;
 /// finish thousands of rows a second, several times over.
 pub const BATCH_FSYNC_SECONDS: u64 = 10;
 
+/// A batch checks at most this often (before writing a row) that its output's path still
+/// names the file it writes: writes to a file whose directory was removed succeed, into
+/// nothing. One check is a `stat`, about a microsecond: twice a second costs nothing even
+/// when tiny positions finish thousands of rows a second, and notices the loss within a
+/// second of the next row.
+pub const BATCH_OUTPUT_CHECK_MS: u64 = 500;
+
 /// Longest line accepted in a batch's OBF input. A real OBF line is under 1 kB even when
 /// it lists the score of every move; the limit keeps a file that is not text (or
 /// `/dev/zero`) from being read into memory as one endless line.

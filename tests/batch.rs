@@ -975,3 +975,47 @@ fn merge_replaces_its_output_whole_or_not_at_all() {
     )));
     assert_eq!(rows(&out).len(), 19);
 }
+
+#[test]
+fn a_removed_output_directory_stops_the_batch() {
+    // Writes to a file whose directory is gone succeed, into nothing: the batch must
+    // notice and stop rather than solve the rest for no one.
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.obf");
+    std::fs::write(&input, generated(10, 500, "16-18")).unwrap();
+    let dir = tmp.path().join("results");
+    std::fs::create_dir(&dir).unwrap();
+    let out = dir.join("out.csv");
+    let child = Command::new(BIN)
+        .arg("batch")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--threads", "2", "--hash-mb", "16", "--no-progress"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(start.elapsed() < Duration::from_secs(30), "no rows written");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    let removed = Instant::now();
+    let o = child.wait_with_output().unwrap();
+    let elapsed = removed.elapsed();
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(&format!(
+            "{}: the output was removed or replaced while the batch was writing it",
+            out.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "stopped {elapsed:?} after"
+    );
+}

@@ -12,10 +12,12 @@ use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::key::parse_key;
+use crate::settings::BATCH_OUTPUT_CHECK_MS;
 
 /// The batch CSV columns: the suite's, then `status`.
 pub fn header() -> Vec<&'static str> {
@@ -38,6 +40,10 @@ pub struct BatchOut {
     last_sync: Instant,
     /// Syncs made, for the tests of the interval.
     syncs: u64,
+    /// Device and inode of the file, to notice it removed or replaced under the batch
+    /// (writes to a deleted file succeed, into nothing).
+    identity: Option<(u64, u64)>,
+    last_check: Instant,
 }
 
 /// What reopening an existing output found.
@@ -76,8 +82,10 @@ impl BatchOut {
             .open(path)
             .map_err(io)?;
         lock(path, &file)?;
-        let len = file.metadata().map_err(io)?.len();
+        let meta = file.metadata().map_err(io)?;
+        let len = meta.len();
         let mut out = BatchOut::new(path, file, true, len);
+        out.identity = Some((meta.dev(), meta.ino()));
         let mut resumed = Resumed::default();
         // An unfinished last line is the row that was being written when a run died.
         let keep = end_of_last_line(&mut out.file).map_err(io)?;
@@ -127,6 +135,8 @@ impl BatchOut {
             sync_every: Duration::from_secs(crate::settings::BATCH_FSYNC_SECONDS),
             last_sync: Instant::now(),
             syncs: 0,
+            identity: None,
+            last_check: Instant::now(),
         }
     }
 
@@ -154,6 +164,9 @@ impl BatchOut {
             path: self.path.clone(),
             source: e.into_error(),
         })?;
+        if self.last_check.elapsed() >= Duration::from_millis(BATCH_OUTPUT_CHECK_MS) {
+            self.check_identity()?;
+        }
         if let Err(source) = self.file.write_all(&bytes).and_then(|()| self.file.flush()) {
             if self.regular {
                 // Best effort: a torn row left here is dropped on resume anyway.
@@ -169,6 +182,35 @@ impl BatchOut {
             self.sync()?;
         }
         Ok(())
+    }
+
+    /// Fails when the path no longer names the file being written (its directory was
+    /// removed, or it was deleted, moved or replaced): the rows would be lost, and a rerun
+    /// would not find them to resume from.
+    fn check_identity(&mut self) -> Result<()> {
+        self.last_check = Instant::now();
+        let Some(id) = self.identity else {
+            return Ok(());
+        };
+        let now = std::fs::metadata(&self.path).map(|m| (m.dev(), m.ino()));
+        if now.as_ref().is_ok_and(|&n| n == id) {
+            return Ok(());
+        }
+        let what = match now {
+            Err(e) => e.to_string(),
+            Ok(_) => "another file is there now".to_string(),
+        };
+        Err(Error::Invalid(format!(
+            "{}: the output was removed or replaced while the batch was writing it ({what}); \
+             stopped",
+            self.path.display()
+        )))
+    }
+
+    /// Ends the writing: syncs the rows and checks that the path still names them.
+    pub fn finish(&mut self) -> Result<()> {
+        self.sync()?;
+        self.check_identity()
     }
 
     /// Syncs every row written so far to disk (nothing to do for a device or pipe).

@@ -605,7 +605,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
             let _ = csv.sync();
             return Err(e);
         }
-        Ok(()) => csv.sync()?,
+        Ok(()) => csv.finish()?,
     }
     summary.wall = wall.elapsed();
     out.write_all(summary.report(&dist).as_bytes())
