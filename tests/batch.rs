@@ -1019,3 +1019,50 @@ fn a_removed_output_directory_stops_the_batch() {
         "stopped {elapsed:?} after"
     );
 }
+
+#[test]
+fn a_closed_pipe_stops_the_batch_at_once() {
+    // --out a named pipe whose reader goes away after the header: the next row fails
+    // (EPIPE) while 300 positions of 18-20 empties remain.
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.obf");
+    std::fs::write(
+        &input,
+        generated(5, 40, "2-6") + &generated(6, 300, "18-20"),
+    )
+    .unwrap();
+    let fifo = tmp.path().join("rows.pipe");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let child = Command::new(BIN)
+        .arg("batch")
+        .arg(&input)
+        .arg("--out")
+        .arg(&fifo)
+        .args(["--threads", "2", "--hash-mb", "16", "--no-progress"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::BufRead;
+        let mut reader = std::io::BufReader::new(std::fs::File::open(&fifo).unwrap());
+        let mut header = String::new();
+        reader.read_line(&mut header).unwrap();
+        assert!(header.starts_with("index,"), "{header}");
+    }
+    let closed = Instant::now();
+    let o = child.wait_with_output().unwrap();
+    let elapsed = closed.elapsed();
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(&format!("cannot write {}: ", fifo.display())) && err.contains("pipe"),
+        "{err}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "stopped {elapsed:?} after"
+    );
+}
