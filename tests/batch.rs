@@ -1066,3 +1066,69 @@ fn a_closed_pipe_stops_the_batch_at_once() {
         "stopped {elapsed:?} after"
     );
 }
+
+#[test]
+fn threads_that_cannot_start_are_an_error() {
+    // The system refuses threads beyond a limit on processes. Root is exempt from that
+    // limit, so the batch runs as `nobody`, which only root can arrange.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: needs root to run the batch as another user with few threads");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, generated(12, 20, "10")).unwrap();
+    std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = dir.path().join("out.csv");
+    let mut cmd = Command::new(BIN);
+    cmd.arg("batch").arg(&input).arg("--out").arg(&out).args([
+        "--threads",
+        "8",
+        "--hash-mb",
+        "1",
+        "--no-progress",
+    ]);
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit, setgroups, setgid and setuid are async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            // The main thread and two workers (fewer if `nobody` runs other tasks).
+            let limit = libc::rlimit {
+                rlim_cur: 3,
+                rlim_max: 3,
+            };
+            if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0
+                || libc::setgroups(0, std::ptr::null()) != 0
+                || libc::setgid(65534) != 0
+                || libc::setuid(65534) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let o = match cmd.output() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("skipped: cannot run the binary as nobody ({e})");
+            return;
+        }
+    };
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = one_line_error(&o);
+    assert!(
+        err.contains("batch: cannot start worker thread ")
+            && err.contains(" of 8 (")
+            && err.contains("use fewer --threads"),
+        "{err}"
+    );
+    assert_eq!(rows(&out).len(), 0, "the header, whole");
+}
