@@ -960,6 +960,23 @@ fn merge_replaces_its_output_whole_or_not_at_all() {
     assert_eq!(names_in(&dir), ["merged.csv"]);
     assert_eq!(std::fs::metadata(&out).unwrap().permissions(), normal);
 
+    // A symlink as --out: its file is replaced, the link stays.
+    let link = tmp.path().join("link.csv");
+    std::os::unix::fs::symlink(&out, &link).unwrap();
+    std::fs::write(&out, "the previous merge\n").unwrap();
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&part)
+        .arg("--out")
+        .arg(&link)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(rows(&out).len(), 19);
+    assert_eq!(names_in(&dir), ["merged.csv"]);
+
     // Without --force an existing --out is refused before any work.
     let o = Command::new(BIN)
         .arg("merge")

@@ -215,6 +215,13 @@ pub fn run_merge(
         Target::File => {
             // Written beside --out and renamed over it once complete and on disk: a full
             // disk, a kill or a crash leaves the old --out (or none), never half a file.
+            // A symlink's file is replaced, not the link.
+            let is_link = std::fs::symlink_metadata(out).is_ok_and(|m| m.is_symlink());
+            let dest = match is_link.then(|| out.canonicalize()) {
+                Some(Ok(target)) => target,
+                _ => out.to_path_buf(),
+            };
+            let out = dest.as_path();
             let dir = match out.parent() {
                 Some(d) if !d.as_os_str().is_empty() => d,
                 _ => Path::new("."),
