@@ -389,13 +389,16 @@ fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Result<ExitCo
 
 #[derive(Args)]
 struct BatchArgs {
-    /// OBF input files (read as a stream; positions may repeat).
+    /// OBF input files (regular files, streamed twice: to count, then to solve; positions
+    /// may repeat).
     #[arg(required = true, value_name = "IN")]
     inputs: Vec<PathBuf>,
-    /// Output CSV: created, or appended to after skipping the positions it already holds.
+    /// Output CSV: created, or appended to after skipping the positions it already holds;
+    /// locked while the batch runs.
     #[arg(long, value_name = "OUT.csv")]
     out: PathBuf,
-    /// Positions solved at once, one thread and one table each (default: all cores).
+    /// Positions solved at once, one thread and one table each (default: all cores; never
+    /// more than the positions left to solve).
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
     /// Give up on a position after SECONDS (status timeout).
