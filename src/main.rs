@@ -389,13 +389,16 @@ fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Result<ExitCo
 
 #[derive(Args)]
 struct BatchArgs {
-    /// OBF input files (read as a stream; positions may repeat).
+    /// OBF input files (regular files, streamed twice: to count, then to solve; positions
+    /// may repeat).
     #[arg(required = true, value_name = "IN")]
     inputs: Vec<PathBuf>,
-    /// Output CSV: created, or appended to after skipping the positions it already holds.
+    /// Output CSV: created, or appended to after skipping the positions it already holds;
+    /// locked while the batch runs.
     #[arg(long, value_name = "OUT.csv")]
     out: PathBuf,
-    /// Positions solved at once, one thread and one table each (default: all cores).
+    /// Positions solved at once, one thread and one table each (default: all cores; never
+    /// more than the positions left to solve).
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
     /// Give up on a position after SECONDS (status timeout).
@@ -414,8 +417,20 @@ struct BatchArgs {
     /// No progress bar.
     #[arg(long)]
     no_progress: bool,
+    /// Sync the output to disk at least every SECONDS (0: after every row), and at the
+    /// end; a machine crash loses at most that much work.
+    #[arg(long, value_name = "SECONDS", default_value_t = finale::settings::BATCH_FSYNC_SECONDS as f64, value_parser = parse_fsync_every)]
+    fsync_every: f64,
     #[command(flatten)]
     common: CommonArgs,
+}
+
+/// A sync interval: 0 or more seconds.
+fn parse_fsync_every(s: &str) -> Result<f64, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|v| (0.0..1e9).contains(v))
+        .ok_or_else(|| format!("expected seconds (0 or more), got '{s}'"))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -817,6 +832,7 @@ fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         skip_bad: args.skip_bad,
         search: solver.search,
         progress: !args.no_progress,
+        fsync_every: Duration::from_secs_f64(args.fsync_every),
     };
     let summary = finale::batch::run_batch(&options, out)?;
     Ok(if summary.wrong > 0 {

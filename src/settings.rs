@@ -194,3 +194,24 @@ pub const POSITIONS_AT_ONCE_MAX_EMPTIES: u32 = 19;
 
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 256;
+
+/// Seconds between two syncs of a batch output to disk (`batch --fsync-every`); it is
+/// also synced when the batch ends. Rows are flushed to the operating system as they
+/// finish, so only a machine crash or power loss can lose rows, and then at most this
+/// many seconds of them (solved again on resume). One sync costs a few milliseconds on a
+/// local disk and up to tens on network storage: once every 10 s is well under 1 % of
+/// the run even there, while a sync per row would slow batches of tiny positions, which
+/// finish thousands of rows a second, several times over.
+pub const BATCH_FSYNC_SECONDS: u64 = 10;
+
+/// A batch checks at most this often (before writing a row) that its output's path still
+/// names the file it writes: writes to a file whose directory was removed succeed, into
+/// nothing. One check is a `stat`, about a microsecond: twice a second costs nothing even
+/// when tiny positions finish thousands of rows a second, and notices the loss within a
+/// second of the next row.
+pub const BATCH_OUTPUT_CHECK_MS: u64 = 500;
+
+/// Longest line accepted in a batch's OBF input. A real OBF line is under 1 kB even when
+/// it lists the score of every move; the limit keeps a file that is not text (or
+/// `/dev/zero`) from being read into memory as one endless line.
+pub const OBF_MAX_LINE_BYTES: usize = 1 << 20;

@@ -430,3 +430,722 @@ fn large_inputs_stream_with_flat_memory() {
         "peak memory {small} MB at 20k positions, {big} MB at 200k"
     );
 }
+
+/// A directory where a batch output can grow to only 4 kB (a header and about fifteen
+/// rows): a 64 kB tmpfs with all but one page taken, so that writes then fail with
+/// ENOSPC as on a full disk. Where mounting is not permitted, the commands it makes run
+/// with a 4 kB file size limit instead, and writes fail with EFBIG.
+struct Cramped {
+    dir: tempfile::TempDir,
+    mounted: bool,
+}
+
+impl Cramped {
+    fn new() -> Cramped {
+        let dir = tempfile::tempdir().unwrap();
+        let mount = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+            .arg(dir.path())
+            .output();
+        let mounted = match mount {
+            Ok(o) if o.status.success() => true,
+            Ok(o) => {
+                eprintln!(
+                    "note: cannot mount a tmpfs ({}); limiting the file size instead",
+                    String::from_utf8_lossy(&o.stderr).trim()
+                );
+                false
+            }
+            Err(e) => {
+                eprintln!("note: cannot run mount ({e}); limiting the file size instead");
+                false
+            }
+        };
+        if mounted {
+            std::fs::write(dir.path().join("filler"), vec![0u8; 60 * 1024]).unwrap();
+        }
+        Cramped { dir, mounted }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// `finale` with the file size limit when there is no tmpfs.
+    fn finale(&self) -> Command {
+        let mut c = Command::new(BIN);
+        if !self.mounted {
+            use std::os::unix::process::CommandExt;
+            // SAFETY: setrlimit and signal are async-signal-safe, as pre_exec requires.
+            unsafe {
+                c.pre_exec(|| {
+                    let limit = libc::rlimit {
+                        rlim_cur: 4096,
+                        rlim_max: 4096,
+                    };
+                    // Ignored, the signal that a write past the limit sends leaves an error.
+                    libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+                    if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        c
+    }
+}
+
+impl Drop for Cramped {
+    fn drop(&mut self) {
+        if self.mounted {
+            let _ = Command::new("umount").arg(self.dir.path()).status();
+        }
+    }
+}
+
+/// `finale generate` output.
+fn generated(seed: u64, count: usize, empties: &str) -> String {
+    let o = Command::new(BIN)
+        .args(["generate", "--seed", &seed.to_string(), "--count"])
+        .arg(count.to_string())
+        .args(["--empties", empties])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// The single line of stderr of a failed run, checked to be one line.
+fn one_line_error(o: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).trim().to_string();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    err
+}
+
+#[test]
+fn a_full_disk_stops_the_batch_at_once() {
+    // Forty tiny positions first: their rows fill the 4 kB within milliseconds, while the
+    // workers move on to 300 positions of 18-20 empties, about half a second each on one
+    // core here, over a minute of work for two threads. The batch must not solve them
+    // (nor finish the ones in progress) but stop within a second or so of the failed write.
+    let cramped = Cramped::new();
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.obf");
+    std::fs::write(
+        &input,
+        generated(5, 40, "2-6") + &generated(6, 300, "18-20"),
+    )
+    .unwrap();
+    let out = cramped.path("out.csv");
+    let start = Instant::now();
+    let o = cramped
+        .finale()
+        .arg("batch")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--threads", "2", "--hash-mb", "16", "--no-progress"])
+        .output()
+        .unwrap();
+    let elapsed = start.elapsed();
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(&format!("cannot write {}", out.display())),
+        "{err}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "took {elapsed:?} to stop after the disk filled"
+    );
+    // What was written is whole rows, each a tiny position.
+    let written = rows(&out);
+    assert!(
+        !written.is_empty() && written.len() < 40,
+        "{}",
+        written.len()
+    );
+    assert!(written.iter().all(|r| r["status"] == "solved"));
+}
+
+#[test]
+fn rows_written_before_a_full_disk_stay_valid_and_resume() {
+    let cramped = Cramped::new();
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.obf");
+    let one = generated(7, 60, "8-12");
+    // Twice: a repeat must still be solved only once.
+    std::fs::write(&input, one.clone() + &one).unwrap();
+    let out = cramped.path("out.csv");
+    let o = cramped
+        .finale()
+        .arg("batch")
+        .arg(&input)
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--threads", "2", "--hash-mb", "16", "--no-progress"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "the disk filled up");
+    let err = one_line_error(&o);
+    assert!(err.contains(out.to_str().unwrap()), "{err}");
+    // The file parses as whole rows (rows() checks every column of every row).
+    let before = rows(&out).len();
+    assert!(before > 0 && before < 60, "{before} rows fit");
+
+    // Resumed on a disk with room, every position ends up there exactly once.
+    let copy = tmp.path().join("out.csv");
+    std::fs::copy(&out, &copy).unwrap();
+    let o = batch(&[
+        input.to_str().unwrap(),
+        input.to_str().unwrap(),
+        "--out",
+        copy.to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains(&format!("already done  {before}\n")),
+        "{stdout}"
+    );
+    let all = rows(&copy);
+    let keys: Vec<String> = all.iter().map(|r| r["key"].clone()).collect();
+    let unique: HashSet<String> = keys.iter().cloned().collect();
+    assert_eq!(keys.len(), unique.len(), "no position twice");
+    assert_eq!(unique, keys_of_file(&input), "every position");
+    assert!(all.iter().all(|r| r["status"] == "solved"));
+}
+
+#[test]
+fn a_device_that_is_full_from_the_start_is_an_error() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Through a symlink too: the message names the path given.
+    let link = dir.path().join("full.csv");
+    std::os::unix::fs::symlink(full, &link).unwrap();
+    for out in [full, link.as_path()] {
+        let o = batch(&[
+            suite("fforum-1-19.obf").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = one_line_error(&o);
+        assert!(
+            err.contains(&format!("cannot write {}: ", out.display()))
+                && err.contains("No space left on device"),
+            "{err}"
+        );
+        assert!(o.stdout.is_empty(), "no summary after a failure");
+    }
+}
+
+#[test]
+fn a_second_batch_on_the_same_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, generated(8, 200, "20-22")).unwrap();
+    let out = dir.path().join("out.csv");
+    // A first batch, busy for minutes.
+    let mut first = Command::new(BIN)
+        .arg("batch")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--threads", "1", "--hash-mb", "16", "--no-progress"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::metadata(&out).map_or(0, |m| m.len()) == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no header written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(&format!(
+            "{}: another finale batch is writing this file",
+            out.display()
+        )),
+        "{err}"
+    );
+
+    // The lock held by another process (here this test) is refused before anything is
+    // read or changed: a torn last row stays as it is.
+    let mut text = std::fs::read_to_string(&out).unwrap();
+    text.push_str("1,torn");
+    std::fs::write(&out, &text).unwrap();
+    let held = std::fs::File::open(&out).unwrap();
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock only reads the descriptor, which `held` keeps open.
+    let r = unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(r, 0, "the killed batch left no lock behind");
+    let small = suite("fforum-1-19.obf");
+    let o = batch(&[small.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(one_line_error(&o).contains("another finale batch"));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    // Once the lock is released, the batch resumes from the file.
+    drop(held);
+    let o = batch(&[small.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(rows(&out).len() >= 19);
+}
+
+#[test]
+fn tables_that_do_not_fit_in_memory_are_refused_before_allocating() {
+    let Some(total) = finale::harness::machine::total_memory_mb() else {
+        eprintln!("skipped: the machine's memory is unknown here");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, generated(9, 3, "4")).unwrap();
+    let out = dir.path().join("out.csv");
+    // Each table fits, three do not: the check counts every table.
+    let half = (total / 2 + 1).to_string();
+    let o = Command::new(BIN)
+        .arg("batch")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--threads", "3", "--hash-mb", &half, "--no-progress"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(&format!(
+            "3 tables (one per thread, --threads 3) x --hash-mb {half}"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("more than this machine's memory"), "{err}");
+    assert_eq!(rows(&out).len(), 0, "nothing solved");
+
+    // --threads beyond the positions to solve allocates only one table per position, and
+    // the check counts those: 64 tables would not fit, the 2 needed do.
+    std::fs::write(&input, generated(9, 2, "4")).unwrap();
+    let out2 = dir.path().join("out2.csv");
+    let mb = (total / 64 + 1).to_string();
+    let o = Command::new(BIN)
+        .arg("batch")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out2)
+        .args(["--threads", "64", "--hash-mb", &mb, "--no-progress"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(rows(&out2).len(), 2);
+}
+
+#[test]
+fn input_that_is_not_text_is_an_error_not_a_crash() {
+    // Inputs are read twice: a pipe or device is refused, not read once and then found
+    // empty (which would solve nothing and call it success).
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    if Path::new("/dev/zero").exists() {
+        let o = batch(&["/dev/zero", "--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = one_line_error(&o);
+        assert!(err.contains("/dev/zero: not a regular file"), "{err}");
+        let o = Command::new(BIN)
+            .args(["merge", "/dev/zero", "--out"])
+            .arg(dir.path().join("m.csv"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(one_line_error(&o).contains("/dev/zero: not a regular file"));
+    }
+    // A line without end is refused once it passes the length limit, not read into
+    // memory until the process dies.
+    let long = dir.path().join("long.obf");
+    std::fs::write(&long, vec![b'-'; (1 << 20) + 10]).unwrap();
+    let o = batch(&[long.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(err.contains("long.obf:1: line longer than"), "{err}");
+    // Bytes that are not UTF-8 are a malformed line, named by file and line...
+    let input = dir.path().join("in.obf");
+    let mut bytes = std::fs::read(suite("fforum-1-19.obf")).unwrap();
+    let first = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
+    bytes.truncate(first);
+    bytes.extend_from_slice(b"\xff\xfe not text\n");
+    std::fs::write(&input, &bytes).unwrap();
+    let out2 = dir.path().join("out2.csv");
+    let o = batch(&[input.to_str().unwrap(), "--out", out2.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(one_line_error(&o).contains("in.obf:2: "));
+    // ...which --skip-bad records as an error row.
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+        "--skip-bad",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let statuses: Vec<String> = rows(&out2)
+        .into_iter()
+        .map(|r| r["status"].clone())
+        .collect();
+    assert_eq!(statuses.len(), 2);
+    assert!(
+        statuses
+            .iter()
+            .any(|s| s.starts_with("error: ") && s.contains("in.obf:2"))
+    );
+}
+
+#[test]
+fn fsync_interval_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let input = suite("fforum-1-19.obf");
+    for bad in ["nan", "inf", "-1", "1e10", "soon"] {
+        let o = batch(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            &format!("--fsync-every={bad}"),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "--fsync-every {bad}");
+        assert!(one_line_error(&o).contains("--fsync-every"), "{bad}");
+    }
+    assert!(!out.exists(), "refused before opening the output");
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--fsync-every",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(rows(&out).len(), 19);
+}
+
+#[test]
+fn an_abort_flag_stops_a_solve_in_progress() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // The FFO 40-59 position with the most empties takes far longer than the wait below
+    // on one thread with a small table.
+    let text = std::fs::read_to_string(suite("fforum-40-59.obf")).unwrap();
+    let record = text
+        .lines()
+        .filter_map(|l| finale::board::parse_obf_line(l).unwrap())
+        .max_by_key(|r| r.position.board.empty_count())
+        .unwrap();
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut solver = finale::search::Solver::new(finale::search::SolverOptions {
+        hash_mb: 16,
+        threads: 1,
+        ..Default::default()
+    });
+    solver.set_abort(Arc::clone(&flag));
+    let setter = {
+        let flag = Arc::clone(&flag);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            flag.store(true, Ordering::Relaxed);
+            Instant::now()
+        })
+    };
+    let r = solver.solve_within(record.position.board, finale::search::Mode::Exact, None);
+    let returned = Instant::now();
+    let set = setter.join().unwrap();
+    assert!(r.is_err(), "gave up rather than finish");
+    assert!(
+        returned.duration_since(set) < Duration::from_millis(500),
+        "returned {:?} after the flag was set",
+        returned.duration_since(set)
+    );
+    // A flag already set stops the next solve at its first look.
+    let r = solver.solve_within(record.position.board, finale::search::Mode::Exact, None);
+    assert!(r.is_err_and(|t| t.nodes < 1 << 20));
+}
+
+/// Names of the files in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn merge_replaces_its_output_whole_or_not_at_all() {
+    let tmp = tempfile::tempdir().unwrap();
+    let part = tmp.path().join("part.csv");
+    let o = batch(&[
+        suite("fforum-1-19.obf").to_str().unwrap(),
+        "--out",
+        part.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert!(
+        std::fs::metadata(&part).unwrap().len() > 4096,
+        "more than fits"
+    );
+
+    // On a full disk the merge fails, naming --out, and the old --out stays as it was,
+    // with no temporary file left beside it.
+    let cramped = Cramped::new();
+    let old = cramped.path("merged.csv");
+    std::fs::write(&old, "the previous merge\n").unwrap();
+    let before = names_in(cramped.dir.path());
+    let o = cramped
+        .finale()
+        .arg("merge")
+        .arg(&part)
+        .arg("--out")
+        .arg(&old)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.starts_with(&format!("error: cannot write {}: ", old.display())),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&old).unwrap(),
+        "the previous merge\n"
+    );
+    assert_eq!(names_in(cramped.dir.path()), before);
+
+    // With room, --force replaces it whole: every row, nothing left beside it, and the
+    // permissions a file created there normally gets (not a temporary file's 0600).
+    let dir = tmp.path().join("merged");
+    std::fs::create_dir(&dir).unwrap();
+    let out = dir.join("merged.csv");
+    std::fs::write(&out, "the previous merge\n").unwrap();
+    let normal = std::fs::metadata(&out).unwrap().permissions();
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&part)
+        .arg("--out")
+        .arg(&out)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(rows(&out).len(), 19);
+    assert_eq!(names_in(&dir), ["merged.csv"]);
+    assert_eq!(std::fs::metadata(&out).unwrap().permissions(), normal);
+
+    // A symlink as --out: its file is replaced, the link stays.
+    let link = tmp.path().join("link.csv");
+    std::os::unix::fs::symlink(&out, &link).unwrap();
+    std::fs::write(&out, "the previous merge\n").unwrap();
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&part)
+        .arg("--out")
+        .arg(&link)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(rows(&out).len(), 19);
+    assert_eq!(names_in(&dir), ["merged.csv"]);
+
+    // Without --force an existing --out is refused before any work.
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&part)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(one_line_error(&o).contains(&format!(
+        "--out {}: the file exists (--force replaces it)",
+        out.display()
+    )));
+    assert_eq!(rows(&out).len(), 19);
+}
+
+#[test]
+fn a_removed_output_directory_stops_the_batch() {
+    // Writes to a file whose directory is gone succeed, into nothing: the batch must
+    // notice and stop rather than solve the rest for no one.
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.obf");
+    std::fs::write(&input, generated(10, 500, "16-18")).unwrap();
+    let dir = tmp.path().join("results");
+    std::fs::create_dir(&dir).unwrap();
+    let out = dir.join("out.csv");
+    let child = Command::new(BIN)
+        .arg("batch")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .args(["--threads", "2", "--hash-mb", "16", "--no-progress"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::read_to_string(&out).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(start.elapsed() < Duration::from_secs(30), "no rows written");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    let removed = Instant::now();
+    let o = child.wait_with_output().unwrap();
+    let elapsed = removed.elapsed();
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(&format!(
+            "{}: the output was removed or replaced while the batch was writing it",
+            out.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "stopped {elapsed:?} after"
+    );
+}
+
+#[test]
+fn a_closed_pipe_stops_the_batch_at_once() {
+    // --out a named pipe whose reader goes away after the header: the next row fails
+    // (EPIPE) while 300 positions of 18-20 empties remain.
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in.obf");
+    std::fs::write(
+        &input,
+        generated(5, 40, "2-6") + &generated(6, 300, "18-20"),
+    )
+    .unwrap();
+    let fifo = tmp.path().join("rows.pipe");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let child = Command::new(BIN)
+        .arg("batch")
+        .arg(&input)
+        .arg("--out")
+        .arg(&fifo)
+        .args(["--threads", "2", "--hash-mb", "16", "--no-progress"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::BufRead;
+        let mut reader = std::io::BufReader::new(std::fs::File::open(&fifo).unwrap());
+        let mut header = String::new();
+        reader.read_line(&mut header).unwrap();
+        assert!(header.starts_with("index,"), "{header}");
+    }
+    let closed = Instant::now();
+    let o = child.wait_with_output().unwrap();
+    let elapsed = closed.elapsed();
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(&format!("cannot write {}: ", fifo.display())) && err.contains("pipe"),
+        "{err}"
+    );
+    assert!(
+        elapsed < Duration::from_secs(3),
+        "stopped {elapsed:?} after"
+    );
+}
+
+#[test]
+fn threads_that_cannot_start_are_an_error() {
+    // The system refuses threads beyond a limit on processes. Root is exempt from that
+    // limit, so the batch runs as `nobody`, which only root can arrange.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: needs root to run the batch as another user with few threads");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, generated(12, 20, "10")).unwrap();
+    std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = dir.path().join("out.csv");
+    let mut cmd = Command::new(BIN);
+    cmd.arg("batch").arg(&input).arg("--out").arg(&out).args([
+        "--threads",
+        "8",
+        "--hash-mb",
+        "1",
+        "--no-progress",
+    ]);
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit, setgroups, setgid and setuid are async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            // The main thread and two workers (fewer if `nobody` runs other tasks).
+            let limit = libc::rlimit {
+                rlim_cur: 3,
+                rlim_max: 3,
+            };
+            if libc::setrlimit(libc::RLIMIT_NPROC, &limit) != 0
+                || libc::setgroups(0, std::ptr::null()) != 0
+                || libc::setgid(65534) != 0
+                || libc::setuid(65534) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let o = match cmd.output() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("skipped: cannot run the binary as nobody ({e})");
+            return;
+        }
+    };
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = one_line_error(&o);
+    assert!(
+        err.contains("batch: cannot start worker thread ")
+            && err.contains(" of 8 (")
+            && err.contains("use fewer --threads"),
+        "{err}"
+    );
+    assert_eq!(rows(&out).len(), 0, "the header, whole");
+}

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// What a merge did.
@@ -22,6 +23,14 @@ pub struct MergeSummary {
     pub conflicts: u64,
     /// Timeout or error rows replaced by a solved row found later.
     pub upgraded: u64,
+}
+
+/// Where the merged rows go.
+enum Target {
+    /// A regular file, written whole through a temporary file.
+    File,
+    /// A device or pipe given with `--force` (e.g. `/dev/stdout`), written directly.
+    Stream,
 }
 
 /// The row chosen for one (key, mode).
@@ -61,7 +70,8 @@ fn reader(path: &Path) -> Result<csv::Reader<std::fs::File>> {
 }
 
 /// Merges `inputs` into `out` (which must not exist unless `force`), writing conflict
-/// reports to `report`.
+/// reports to `report`. `out` is replaced only once the merged file is complete and
+/// synced to disk (through a temporary file beside it, renamed over it).
 pub fn run_merge(
     inputs: &[PathBuf],
     out: &Path,
@@ -70,6 +80,9 @@ pub fn run_merge(
 ) -> Result<MergeSummary> {
     if inputs.is_empty() {
         return Err(Error::Invalid("merge: no input file given".into()));
+    }
+    for path in inputs {
+        super::run::regular_file(path)?;
     }
     let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
@@ -81,6 +94,18 @@ pub fn run_merge(
             out.display()
         )));
     }
+    // Checked before the work: an existing --out is never replaced without --force.
+    let target = match std::fs::metadata(out) {
+        Ok(m) if !force => {
+            let what = if m.is_file() { "file" } else { "path" };
+            return Err(Error::Invalid(format!(
+                "merge: --out {}: the {what} exists (--force replaces it)",
+                out.display()
+            )));
+        }
+        Ok(m) if !m.is_file() => Target::Stream,
+        _ => Target::File,
+    };
     let (key_col, mode_col, score_col, status_col) = (
         column("key"),
         column("mode"),
@@ -149,41 +174,75 @@ pub fn run_merge(
         rows.sort_unstable();
     }
 
-    let file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(force)
-        .create_new(!force)
-        .open(out)
-        .map_err(|source| Error::Write {
-            path: out.to_path_buf(),
-            source,
-        })?;
-    let mut w = csv::Writer::from_writer(file);
-    let csv_err = |source| Error::Csv {
+    let write_err = |source: std::io::Error| Error::Write {
         path: out.to_path_buf(),
         source,
     };
-    w.write_record(header()).map_err(csv_err)?;
-    for (f, path) in inputs.iter().enumerate() {
-        let rows = &keep[f];
-        let mut next = 0;
-        for (i, record) in reader(path)?.records().enumerate() {
-            if next < rows.len() && rows[next] == i as u64 {
-                let record = record.map_err(|source| Error::Csv {
-                    path: path.clone(),
-                    source,
-                })?;
-                w.write_record(&record).map_err(csv_err)?;
-                summary.written += 1;
-                next += 1;
+    let csv_err = |e: csv::Error| match e.into_kind() {
+        csv::ErrorKind::Io(source) => write_err(source),
+        // Rows come from readers of the same shape: nothing else should fail.
+        kind => Error::Invalid(format!("cannot write {}: {kind:?}", out.display())),
+    };
+    let write_rows = |sink: &mut dyn Write, summary: &mut MergeSummary| -> Result<()> {
+        let mut w = csv::Writer::from_writer(sink);
+        w.write_record(header()).map_err(csv_err)?;
+        for (f, path) in inputs.iter().enumerate() {
+            let rows = &keep[f];
+            let mut next = 0;
+            for (i, record) in reader(path)?.records().enumerate() {
+                if next < rows.len() && rows[next] == i as u64 {
+                    let record = record.map_err(|source| Error::Csv {
+                        path: path.clone(),
+                        source,
+                    })?;
+                    w.write_record(&record).map_err(csv_err)?;
+                    summary.written += 1;
+                    next += 1;
+                }
             }
         }
+        w.flush().map_err(write_err)
+    };
+    match target {
+        Target::Stream => {
+            // A device or pipe (e.g. /dev/stdout): nothing to replace, write to it.
+            let mut file = OpenOptions::new()
+                .write(true)
+                .open(out)
+                .map_err(write_err)?;
+            write_rows(&mut file, &mut summary)?;
+        }
+        Target::File => {
+            // Written beside --out and renamed over it once complete and on disk: a full
+            // disk, a kill or a crash leaves the old --out (or none), never half a file.
+            // A symlink's file is replaced, not the link.
+            let is_link = std::fs::symlink_metadata(out).is_ok_and(|m| m.is_symlink());
+            let dest = match is_link.then(|| out.canonicalize()) {
+                Some(Ok(target)) => target,
+                _ => out.to_path_buf(),
+            };
+            let out = dest.as_path();
+            let dir = match out.parent() {
+                Some(d) if !d.as_os_str().is_empty() => d,
+                _ => Path::new("."),
+            };
+            let mut tmp = tempfile::Builder::new()
+                .prefix(".finale-merge-")
+                .suffix(".tmp")
+                .permissions(std::fs::Permissions::from_mode(0o666))
+                .tempfile_in(dir)
+                .map_err(write_err)?;
+            write_rows(&mut tmp, &mut summary)?;
+            tmp.as_file().sync_all().map_err(write_err)?;
+            if force {
+                tmp.persist(out).map_err(|e| write_err(e.error))?;
+            } else {
+                // Refuses a file that appeared while merging, too.
+                tmp.persist_noclobber(out).map_err(|e| write_err(e.error))?;
+            }
+            super::output::sync_dir(out)?;
+        }
     }
-    w.flush().map_err(|source| Error::Write {
-        path: out.to_path_buf(),
-        source,
-    })?;
     for c in &conflicts {
         writeln!(report, "{c}").map_err(Error::Output)?;
     }

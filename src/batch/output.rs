@@ -1,17 +1,23 @@
 //! The batch output CSV: opened for appending after checking what an earlier run left,
-//! written one whole, flushed row at a time.
+//! locked against a second batch, written one whole, flushed row at a time, and synced to
+//! disk every so often and at the end.
 //!
 //! A run killed while writing can leave only a partial last line (each row is a single
 //! small write); reopening drops that fragment, so the file never holds a broken row.
-//! Anything else that does not parse stops the batch instead of being appended to.
+//! A failed write (full disk) is cut back to the last whole row at once. Anything else
+//! that does not parse stops the batch instead of being appended to.
 
 use crate::error::{Error, Result};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use super::key::parse_key;
+use crate::settings::BATCH_OUTPUT_CHECK_MS;
 
 /// The batch CSV columns: the suite's, then `status`.
 pub fn header() -> Vec<&'static str> {
@@ -24,6 +30,20 @@ pub fn header() -> Vec<&'static str> {
 pub struct BatchOut {
     path: PathBuf,
     file: File,
+    /// A regular file: read back on resume, locked and synced. A device or pipe (e.g.
+    /// `/dev/null`) is only written.
+    regular: bool,
+    /// Bytes of whole rows in the file: where a failed write is cut back to.
+    len: u64,
+    /// Rows are synced to disk at least this often (zero: after every row).
+    sync_every: Duration,
+    last_sync: Instant,
+    /// Syncs made, for the tests of the interval.
+    syncs: u64,
+    /// Device and inode of the file, to notice it removed or replaced under the batch
+    /// (writes to a deleted file succeed, into nothing).
+    identity: Option<(u64, u64)>,
+    last_check: Instant,
 }
 
 /// What reopening an existing output found.
@@ -37,26 +57,38 @@ pub struct Resumed {
 
 impl BatchOut {
     /// Opens `path`: creates it with a header, or checks an existing one and collects the
-    /// keys it already holds.
+    /// keys it already holds. The file stays locked (an advisory `flock`) until the
+    /// `BatchOut` is dropped, so a second batch writing the same file is refused before it
+    /// reads or changes anything. Rows are synced every
+    /// [`BATCH_FSYNC_SECONDS`](crate::settings::BATCH_FSYNC_SECONDS) unless
+    /// [`BatchOut::sync_every`] says otherwise.
     pub fn open(path: &Path) -> Result<(BatchOut, Resumed)> {
         let io = |source| Error::Write {
             path: path.to_path_buf(),
             source,
         };
-        let mut file = OpenOptions::new()
+        let existed = std::fs::metadata(path);
+        if existed.as_ref().is_ok_and(|m| !m.is_file()) {
+            // Nothing to resume from or lock on a device or pipe: just write to it.
+            let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+            let mut out = BatchOut::new(path, file, false, 0);
+            out.write_record(&header())?;
+            return Ok((out, Resumed::default()));
+        }
+        let file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(path)
             .map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
+        lock(path, &file)?;
+        let meta = file.metadata().map_err(io)?;
+        let len = meta.len();
+        let mut out = BatchOut::new(path, file, true, len);
+        out.identity = Some((meta.dev(), meta.ino()));
         let mut resumed = Resumed::default();
         // An unfinished last line is the row that was being written when a run died.
-        let keep = end_of_last_line(&mut file).map_err(io)?;
-        let mut out = BatchOut {
-            path: path.to_path_buf(),
-            file,
-        };
+        let keep = end_of_last_line(&mut out.file).map_err(io)?;
         if keep == 0 {
             // Nothing, or a header cut short: start afresh. Anything else is not ours.
             let mut text = Vec::new();
@@ -82,10 +114,35 @@ impl BatchOut {
             resumed.dropped_bytes = len - keep;
             out.file.set_len(keep).map_err(io)?;
         }
+        out.len = keep;
         if keep == 0 {
             out.write_record(&header())?;
+            // A new file: make its name, not only its header, survive a crash.
+            out.sync()?;
+            if existed.is_err() {
+                sync_dir(path)?;
+            }
         }
         Ok((out, resumed))
+    }
+
+    fn new(path: &Path, file: File, regular: bool, len: u64) -> BatchOut {
+        BatchOut {
+            path: path.to_path_buf(),
+            file,
+            regular,
+            len,
+            sync_every: Duration::from_secs(crate::settings::BATCH_FSYNC_SECONDS),
+            last_sync: Instant::now(),
+            syncs: 0,
+            identity: None,
+            last_check: Instant::now(),
+        }
+    }
+
+    /// Syncs the rows to disk at least every `interval` (zero: after every row).
+    pub fn sync_every(&mut self, interval: Duration) {
+        self.sync_every = interval;
     }
 
     /// The file being written.
@@ -93,7 +150,9 @@ impl BatchOut {
         &self.path
     }
 
-    /// Writes one row with a single write and flushes it.
+    /// Writes one row with a single write and flushes it; syncs it to disk when the sync
+    /// interval has passed. A failed write is cut back to the last whole row, so the file
+    /// stays a valid CSV to resume from.
     pub fn write_record<S: AsRef<str>>(&mut self, fields: &[S]) -> Result<()> {
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record(fields.iter().map(|f| f.as_ref()))
@@ -105,14 +164,103 @@ impl BatchOut {
             path: self.path.clone(),
             source: e.into_error(),
         })?;
-        self.file
-            .write_all(&bytes)
-            .and_then(|()| self.file.flush())
-            .map_err(|source| Error::Write {
+        if self.last_check.elapsed() >= Duration::from_millis(BATCH_OUTPUT_CHECK_MS) {
+            self.check_identity()?;
+        }
+        if let Err(source) = self.file.write_all(&bytes).and_then(|()| self.file.flush()) {
+            if self.regular {
+                // Best effort: a torn row left here is dropped on resume anyway.
+                let _ = self.file.set_len(self.len);
+            }
+            return Err(Error::Write {
                 path: self.path.clone(),
                 source,
-            })
+            });
+        }
+        self.len += bytes.len() as u64;
+        if self.last_sync.elapsed() >= self.sync_every {
+            self.sync()?;
+        }
+        Ok(())
     }
+
+    /// Fails when the path no longer names the file being written (its directory was
+    /// removed, or it was deleted, moved or replaced): the rows would be lost, and a rerun
+    /// would not find them to resume from.
+    fn check_identity(&mut self) -> Result<()> {
+        self.last_check = Instant::now();
+        let Some(id) = self.identity else {
+            return Ok(());
+        };
+        let now = std::fs::metadata(&self.path).map(|m| (m.dev(), m.ino()));
+        if now.as_ref().is_ok_and(|&n| n == id) {
+            return Ok(());
+        }
+        let what = match now {
+            Err(e) => e.to_string(),
+            Ok(_) => "another file is there now".to_string(),
+        };
+        Err(Error::Invalid(format!(
+            "{}: the output was removed or replaced while the batch was writing it ({what}); \
+             stopped",
+            self.path.display()
+        )))
+    }
+
+    /// Ends the writing: syncs the rows and checks that the path still names them.
+    pub fn finish(&mut self) -> Result<()> {
+        self.sync()?;
+        self.check_identity()
+    }
+
+    /// Syncs every row written so far to disk (nothing to do for a device or pipe).
+    pub fn sync(&mut self) -> Result<()> {
+        self.last_sync = Instant::now();
+        if !self.regular {
+            return Ok(());
+        }
+        self.syncs += 1;
+        self.file.sync_data().map_err(|source| Error::Write {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+/// Takes the advisory lock on the output, or says who holds it. The lock goes with the
+/// open file, so a killed batch never leaves a stale one behind.
+fn lock(path: &Path, file: &File) -> Result<()> {
+    // SAFETY: flock only reads the descriptor, which `file` keeps open.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    Err(Error::Invalid(
+        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            format!(
+                "{}: another finale batch is writing this file (it holds its lock); \
+                 not writing it too",
+                path.display()
+            )
+        } else {
+            format!("{}: cannot lock the output ({e})", path.display())
+        },
+    ))
+}
+
+/// Syncs the directory holding `path`, so that a file created or renamed there survives a
+/// crash.
+pub(crate) fn sync_dir(path: &Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|source| Error::Write {
+            path: dir.to_path_buf(),
+            source,
+        })
 }
 
 /// The length of `file` up to and including its last newline (0 when it has none),
@@ -271,5 +419,51 @@ mod tests {
             "{err}"
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
+
+    #[test]
+    fn syncs_at_the_interval() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let (mut out, _) = BatchOut::open(&path).unwrap();
+        assert_eq!(out.syncs, 1, "a new file is synced with its header");
+        out.sync_every(Duration::ZERO);
+        for key in ["00000000000000aa", "00000000000000bb", "00000000000000cc"] {
+            out.write_record(&row(key)).unwrap();
+        }
+        assert_eq!(out.syncs, 4, "zero: every row");
+        out.sync_every(Duration::from_secs(1));
+        out.write_record(&row("00000000000000dd")).unwrap();
+        assert_eq!(out.syncs, 4, "not before the interval");
+        std::thread::sleep(Duration::from_millis(1100));
+        out.write_record(&row("00000000000000ee")).unwrap();
+        assert_eq!(out.syncs, 5, "once it has passed");
+    }
+
+    #[test]
+    fn one_writer_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let (first, _) = BatchOut::open(&path).unwrap();
+        let err = BatchOut::open(&path).err().unwrap().to_string();
+        assert!(
+            err.starts_with(&format!("{}: another finale batch", path.display())),
+            "{err}"
+        );
+        drop(first);
+        assert!(BatchOut::open(&path).is_ok(), "the lock goes with the file");
+    }
+
+    #[test]
+    fn devices_are_only_written() {
+        let null = Path::new("/dev/null");
+        if !null.exists() {
+            return;
+        }
+        let (mut out, resumed) = BatchOut::open(null).unwrap();
+        assert!(resumed.done.is_empty());
+        out.write_record(&row("00000000000000aa")).unwrap();
+        out.sync().unwrap();
+        assert_eq!(out.syncs, 0, "nothing to sync on a device");
     }
 }

@@ -11,10 +11,12 @@ use crate::harness::csv_out::{RunInfo, record};
 use crate::harness::histogram::Distribution;
 use crate::harness::suite::{Row, checked_row};
 use crate::search::{Mode, SearchOptions, Solver, SolverOptions};
+use crate::settings::OBF_MAX_LINE_BYTES;
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, IsTerminal, Write};
+use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// How to run a batch.
@@ -40,6 +42,8 @@ pub struct BatchOptions {
     pub search: SearchOptions,
     /// Draw a progress bar on stderr (only when it is a terminal).
     pub progress: bool,
+    /// Sync the output to disk at least this often (zero: after every row).
+    pub fsync_every: Duration,
 }
 
 /// What a batch run did.
@@ -137,14 +141,30 @@ fn items(
         };
         let file = std::fs::File::open(path).map_err(io)?;
         let mut reader = BufReader::new(file);
-        let mut line = String::new();
+        let mut bytes = Vec::new();
         let (mut number, mut index) = (0usize, 0usize);
         loop {
-            line.clear();
-            if reader.read_line(&mut line).map_err(io)? == 0 {
+            // Bounded: a file that is not text must not be read into memory as one line.
+            bytes.clear();
+            let limit = OBF_MAX_LINE_BYTES as u64 + 1;
+            if (&mut reader)
+                .take(limit)
+                .read_until(b'\n', &mut bytes)
+                .map_err(io)?
+                == 0
+            {
                 break;
             }
             number += 1;
+            if bytes.len() > OBF_MAX_LINE_BYTES && bytes.last() != Some(&b'\n') {
+                return Err(Error::Invalid(format!(
+                    "{}:{number}: line longer than {OBF_MAX_LINE_BYTES} bytes; not an OBF file",
+                    path.display()
+                )));
+            }
+            // Bytes that are not UTF-8 become U+FFFD, which the OBF parser then reports
+            // with its column (or `--skip-bad` records).
+            let line = String::from_utf8_lossy(&bytes);
             match parse_obf_line(&line) {
                 Ok(None) => {}
                 Ok(Some(mut record)) => {
@@ -179,6 +199,24 @@ fn items(
         }
     }
     Ok(())
+}
+
+/// Checks that `path` is a regular file: inputs are read twice (to count, then to solve),
+/// and a pipe or device would give nothing, or something else, the second time.
+pub(crate) fn regular_file(path: &Path) -> Result<()> {
+    let meta = std::fs::metadata(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if meta.is_file() {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!(
+            "{}: not a regular file (inputs are read twice: to count, then to solve or \
+             write); save it to a file first",
+            path.display()
+        )))
+    }
 }
 
 /// Key of a malformed line: a hash of its text, so a rerun recognises it as done.
@@ -279,7 +317,48 @@ fn row_fields(values: &[(&str, String)]) -> Vec<String> {
     fields
 }
 
+/// A position for a worker.
+type Job = (usize, usize, u64, ObfRecord);
+
+/// One worker thread: solves positions from `jobs` with its own table and sends their rows
+/// to the writer, until the jobs run out or `stop` is set (a solve in progress then gives
+/// up within a few thousand nodes, and its result is dropped).
+fn worker(
+    options: &BatchOptions,
+    info: &RunInfo,
+    jobs: &Mutex<mpsc::Receiver<Job>>,
+    done: &mpsc::SyncSender<Done>,
+    stop: &Arc<AtomicBool>,
+) {
+    let mut solver = Solver::new(SolverOptions {
+        hash_mb: options.hash_mb,
+        search: options.search,
+        threads: 1,
+        oversubscribe: false,
+    });
+    solver.set_abort(Arc::clone(stop));
+    while !stop.load(Relaxed) {
+        // The lock is held only to take the next job.
+        let job = match jobs.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        let Ok((file, index, key, record)) = job else {
+            return;
+        };
+        let path = &options.inputs[file];
+        let d = solve_one(&mut solver, options, info, path, index, key, &record);
+        if stop.load(Relaxed) || done.send(d).is_err() {
+            return;
+        }
+    }
+}
+
 /// Runs a batch, printing a summary to `out`.
+///
+/// A failed write to the output (full disk, removed directory, closed pipe) stops the
+/// input reader and every worker at once and is returned; the rows written before it stay
+/// a valid output to resume from.
 pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSummary> {
     if options.inputs.is_empty() {
         return Err(Error::Invalid("batch: no input file given".into()));
@@ -287,9 +366,14 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     if options.threads == 0 {
         return Err(Error::Invalid("batch: --threads must be at least 1".into()));
     }
+    for path in &options.inputs {
+        regular_file(path)?;
+    }
     let wall = Instant::now();
-    // Open the output first: a damaged file stops the run before any work.
+    // Open (and lock) the output first: a damaged or busy file stops the run before any
+    // work.
     let (mut csv, resumed) = BatchOut::open(&options.out)?;
+    csv.sync_every(options.fsync_every);
     let mut summary = BatchSummary {
         dropped_bytes: resumed.dropped_bytes,
         ..BatchSummary::default()
@@ -298,10 +382,11 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
 
     // Pass 1: validate every line and count the work, keeping only keys in memory.
     let mut seen = HashSet::new();
-    let mut todo = 0u64;
+    let (mut todo, mut positions) = (0u64, 0u64);
     items(&options.inputs, options.skip_bad, |item| {
-        let key = match &item {
-            Item::Position { key, .. } | Item::Bad { key, .. } => *key,
+        let (key, position) = match &item {
+            Item::Position { key, .. } => (*key, true),
+            Item::Bad { key, .. } => (*key, false),
         };
         if !options.shard.contains(key) {
             summary.other_shards += 1;
@@ -313,11 +398,24 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                 summary.already_done += 1;
             } else {
                 todo += 1;
+                positions += u64::from(position);
             }
         }
         Ok(())
     })?;
     drop(seen);
+
+    // No more workers than positions to solve: each allocates a whole table.
+    let workers = usize::try_from(positions).map_or(options.threads, |p| options.threads.min(p));
+    let tables_mb = (workers as u64).saturating_mul(options.hash_mb as u64);
+    if workers > 0 {
+        crate::harness::check_hash_mb(tables_mb).map_err(|e| {
+            Error::Invalid(format!(
+                "batch: {workers} tables (one per thread, --threads {}) x --hash-mb {}: {e}",
+                options.threads, options.hash_mb
+            ))
+        })?;
+    }
 
     let progress = if options.progress && std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(todo);
@@ -334,47 +432,55 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
 
     let info = RunInfo::current(1, options.hash_mb);
     let mut dist = Distribution::new();
-    let (job_tx, job_rx) =
-        mpsc::sync_channel::<(usize, usize, u64, ObfRecord)>(options.threads * 2);
-    let job_rx = std::sync::Mutex::new(job_rx);
-    // Bounded both ways: when the writer (one flush per row) is slower than the solvers,
-    // as with millions of tiny positions, they wait instead of queueing rows in memory.
-    let (done_tx, done_rx) = mpsc::sync_channel::<Done>(options.threads * 4);
+    // Set when the output fails: the reader stops handing out work and every solve in
+    // progress gives up.
+    let stop = Arc::new(AtomicBool::new(false));
 
     let outcome: Result<()> = std::thread::scope(|scope| {
-        for _ in 0..options.threads {
-            let done_tx = done_tx.clone();
-            let job_rx = &job_rx;
-            let info = &info;
-            scope.spawn(move || {
-                let mut solver = Solver::new(SolverOptions {
-                    hash_mb: options.hash_mb,
-                    search: options.search,
-                    threads: 1,
-                    oversubscribe: false,
-                });
-                loop {
-                    // The lock is held only to take the next job.
-                    let job = match job_rx.lock() {
-                        Ok(rx) => rx.recv(),
-                        Err(_) => return,
-                    };
-                    let Ok((file, index, key, record)) = job else {
-                        return;
-                    };
-                    let path = &options.inputs[file];
-                    let d = solve_one(&mut solver, options, info, path, index, key, &record);
-                    if done_tx.send(d).is_err() {
-                        return;
-                    }
+        // The channels live in this scope, so that every way out of it closes them and
+        // no thread waits on one for ever.
+        let (job_tx, job_rx) = mpsc::sync_channel::<Job>(workers.saturating_mul(2));
+        // Only the workers hold the job receiver: once they have all stopped, the
+        // reader's next send fails instead of waiting.
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        // Bounded both ways: when the writer (one flush per row) is slower than the
+        // solvers, as with millions of tiny positions, they wait instead of queueing rows
+        // in memory.
+        let (done_tx, done_rx) = mpsc::sync_channel::<Done>(workers.saturating_mul(4).max(1));
+        let stopped = || Error::Invalid("batch: stopped".into());
+        let mut handles = Vec::with_capacity(workers);
+        for i in 0..workers {
+            let (jobs, done_tx, flag, info) = (
+                Arc::clone(&job_rx),
+                done_tx.clone(),
+                Arc::clone(&stop),
+                &info,
+            );
+            let spawned = std::thread::Builder::new()
+                .name(format!("batch-{i}"))
+                .spawn_scoped(scope, move || worker(options, info, &jobs, &done_tx, &flag));
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    stop.store(true, Relaxed);
+                    return Err(Error::Invalid(format!(
+                        "batch: cannot start worker thread {} of {workers} ({e}); \
+                         use fewer --threads",
+                        i + 1
+                    )));
                 }
-            });
+            }
         }
+        drop(job_rx);
         // Pass 2: hand out the work; malformed-line rows go straight to the writer.
         let bad_tx = done_tx;
-        let producer = scope.spawn(move || -> Result<()> {
+        let stop_reader = Arc::clone(&stop);
+        let reader = move || -> Result<()> {
             let mut dispatched = HashSet::new();
             items(&options.inputs, options.skip_bad, |item| {
+                if stop_reader.load(Relaxed) {
+                    return Err(stopped());
+                }
                 match item {
                     Item::Position {
                         file,
@@ -386,10 +492,18 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                             && !done.contains(&key)
                             && dispatched.insert(key)
                         {
-                            // A closed channel means the writer failed: stop reading.
-                            job_tx
-                                .send((file, index, key, record))
-                                .map_err(|_| Error::Invalid("batch: workers stopped".into()))?;
+                            // Fails only once every worker has stopped.
+                            job_tx.send((file, index, key, record)).map_err(|_| {
+                                if stop_reader.load(Relaxed) {
+                                    stopped()
+                                } else {
+                                    Error::Invalid(
+                                        "batch: the workers stopped (an input file changed \
+                                         while it was read?)"
+                                            .into(),
+                                    )
+                                }
+                            })?;
                         }
                     }
                     Item::Bad {
@@ -417,25 +531,34 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                                     wrong: false,
                                     bad_line: true,
                                 })
-                                .map_err(|_| Error::Invalid("batch: writer stopped".into()))?;
+                                .map_err(|_| stopped())?;
                         }
                     }
                 }
                 Ok(())
-            })?;
-            drop(job_tx);
-            Ok(())
-        });
+            })
+        };
+        let producer = match std::thread::Builder::new()
+            .name("batch-reader".into())
+            .spawn_scoped(scope, reader)
+        {
+            Ok(p) => p,
+            Err(e) => {
+                stop.store(true, Relaxed);
+                return Err(Error::Invalid(format!(
+                    "batch: cannot start the input reader thread ({e})"
+                )));
+            }
+        };
 
         // The writer: rows in the order positions finish.
         let mut write_error = None;
         for d in done_rx.iter() {
-            if write_error.is_some() {
-                continue;
-            }
             if let Err(e) = csv.write_record(&d.fields) {
+                // Stop everything now rather than solve positions that cannot be written.
+                stop.store(true, Relaxed);
                 write_error = Some(e);
-                continue;
+                break;
             }
             progress.inc(1);
             if d.bad_line {
@@ -452,17 +575,38 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
             }
             summary.wrong += u64::from(d.wrong);
         }
-        let read = producer
-            .join()
-            .map_err(|_| Error::Invalid("batch: the input reader panicked".into()))?;
-        // A write error stops the workers and then the reader: report the cause.
+        // Workers waiting to hand over a row now see the writer gone.
+        drop(done_rx);
+        let read = producer.join();
+        // Every handle is joined (not short-circuited): a panic left unjoined would
+        // panic the scope.
+        let panicked = handles
+            .into_iter()
+            .map(|h| h.join().is_err())
+            .filter(|&p| p)
+            .count();
+        // The first failure is the cause; the reader's "stopped" only follows from it.
         if let Some(e) = write_error {
             return Err(e);
         }
-        read
+        if panicked > 0 {
+            return Err(Error::Invalid(
+                "batch: a worker thread failed (panicked); the rows written are kept, \
+                 run again to resume"
+                    .into(),
+            ));
+        }
+        read.map_err(|_| Error::Invalid("batch: the input reader panicked".into()))?
     });
     progress.finish_and_clear();
-    outcome?;
+    match outcome {
+        // Whatever was written is synced; an error in doing so only follows the first.
+        Err(e) => {
+            let _ = csv.sync();
+            return Err(e);
+        }
+        Ok(()) => csv.finish()?,
+    }
     summary.wall = wall.elapsed();
     out.write_all(summary.report(&dist).as_bytes())
         .and_then(|()| writeln!(out, "csv           {}", csv.path().display()))

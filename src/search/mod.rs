@@ -115,12 +115,17 @@ pub(crate) struct Search<'a> {
     pub(crate) level: u8,
     /// When to give up, if ever.
     pub(crate) deadline: Option<std::time::Instant>,
-    /// Node count at which to look at the clock next (never without a deadline).
+    /// Set by another thread to make the search give up (e.g. a batch whose output
+    /// failed); looked at with the clock.
+    pub(crate) abort: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Node count at which to look at the clock next (never without a deadline or abort
+    /// flag, so that plain searches do exactly the same work as before).
     next_stop_check: u64,
     /// Set once the search must give up (deadline, or a cutoff at a split point above):
     /// every search returns at once, storing nothing.
     pub(crate) stopped: bool,
-    /// Set when the deadline passed (as opposed to a cancelled helper).
+    /// Set when the deadline passed or the abort flag was set (as opposed to a cancelled
+    /// helper).
     pub(crate) timed_out: bool,
     /// Fitting the probcut error model: one board in `rate` (by a hash of the board) of
     /// those where probcut is tried is recorded here. None in every real search.
@@ -137,6 +142,7 @@ impl<'a> Search<'a> {
             options,
             level: tt::EXACT,
             deadline: None,
+            abort: None,
             next_stop_check: u64::MAX,
             stopped: false,
             timed_out: false,
@@ -150,8 +156,15 @@ impl<'a> Search<'a> {
         self.next_stop_check = self.nodes;
     }
 
-    /// True when the search must stop: a sibling of a split point above it cut off, or
-    /// the deadline passed (the clock is read every few thousand nodes).
+    /// Gives up searching once `flag` is set.
+    pub(crate) fn set_abort(&mut self, flag: &'a std::sync::atomic::AtomicBool) {
+        self.abort = Some(flag);
+        self.next_stop_check = self.nodes;
+    }
+
+    /// True when the search must stop: a sibling of a split point above it cut off, the
+    /// deadline passed or the abort flag was set (both looked at every few thousand nodes;
+    /// an abort counts as a timeout, which stops the helpers too).
     #[inline]
     pub(crate) fn should_stop(&mut self) -> bool {
         if let Some(sp) = self.split
@@ -164,6 +177,9 @@ impl<'a> Search<'a> {
             if self
                 .deadline
                 .is_some_and(|d| std::time::Instant::now() >= d)
+                || self
+                    .abort
+                    .is_some_and(|a| a.load(std::sync::atomic::Ordering::Relaxed))
             {
                 self.stopped = true;
                 self.timed_out = true;

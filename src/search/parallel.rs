@@ -82,6 +82,7 @@ impl<'a> Search<'a> {
             options: self.options,
             level: self.level,
             deadline: self.deadline,
+            abort: self.abort,
             split_workers: self.split_workers,
         };
         rayon::scope(|s| {
@@ -150,6 +151,7 @@ struct HelperSettings<'a> {
     options: super::SearchOptions,
     level: u8,
     deadline: Option<std::time::Instant>,
+    abort: Option<&'a std::sync::atomic::AtomicBool>,
     split_workers: usize,
 }
 
@@ -165,6 +167,9 @@ impl HelperSettings<'_> {
         h.split = Some(sp);
         if let Some(d) = self.deadline {
             h.set_deadline(d);
+        }
+        if let Some(a) = self.abort {
+            h.set_abort(a);
         }
         while !sp.cancelled() {
             let i = sp.next.fetch_add(1, Relaxed);

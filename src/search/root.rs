@@ -143,6 +143,8 @@ pub struct Solver {
     pool: Option<rayon::ThreadPool>,
     /// Threads working on one split node: the pool's, but no more than the cores.
     split_workers: usize,
+    /// When set, every solve gives up as if its time limit had passed.
+    abort: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Solver {
@@ -165,7 +167,15 @@ impl Solver {
             options: SolverOptions { threads, ..options },
             pool,
             split_workers: threads.min(cores()),
+            abort: None,
         }
+    }
+
+    /// Makes every later solve give up within a few thousand nodes of `flag` being set
+    /// (by another thread), returning as [`Solver::solve_within`] does at a time limit.
+    /// Searches without a flag do exactly the same work as before.
+    pub fn set_abort(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.abort = Some(flag);
     }
 
     /// Threads searching (see [`search_threads`]).
@@ -184,6 +194,9 @@ impl Solver {
             s.split_workers = self.split_workers;
             if let Some(d) = deadline {
                 s.set_deadline(d);
+            }
+            if let Some(a) = &self.abort {
+                s.set_abort(a);
             }
             let r = f(&mut s);
             (r, s.nodes, s.stopped)
