@@ -67,7 +67,7 @@ echo "toolchain: $choice ($(rustc "${toolchain[@]}" --version)); RUSTFLAGS=$RUST
 cargo "${toolchain[@]}" fuzz build
 
 mkdir -p fuzz/artifacts
-# The batch targets write scratch files on every run: keep them in memory where possible
+# The batch and run_csv targets write scratch files on every run: keep them in memory where possible
 # (ten times the runs of a disk-backed /tmp).
 scratch_base=${TMPDIR:-/tmp}
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
