@@ -67,10 +67,13 @@ fuzz_target!(|data: &[u8]| {
         let row = appended();
         // `calibrate` writes a header only into an empty file.
         let text = write(data.to_vec(), data.is_empty(), std::slice::from_ref(&row));
-        let resumed = parse_rows(&text, path)
-            .unwrap_or_else(|e| panic!("refused after an append: {e}"));
+        let resumed =
+            parse_rows(&text, path).unwrap_or_else(|e| panic!("refused after an append: {e}"));
         let mut expected = rows;
         expected.push(row);
-        assert!(resumed == expected, "the appended row was not read back after the others");
+        assert!(
+            resumed == expected,
+            "the appended row was not read back after the others"
+        );
     }
 });

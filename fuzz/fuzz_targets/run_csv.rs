@@ -19,10 +19,7 @@ fn scratch() -> &'static [PathBuf; 2] {
     static PATHS: OnceLock<[PathBuf; 2]> = OnceLock::new();
     PATHS.get_or_init(|| {
         let name = |what: &str| {
-            std::env::temp_dir().join(format!(
-                "finale-fuzz-runcsv-{}-{what}",
-                std::process::id()
-            ))
+            std::env::temp_dir().join(format!("finale-fuzz-runcsv-{}-{what}", std::process::id()))
         };
         [name("run.csv"), name("report.svg")]
     })
