@@ -9,7 +9,8 @@
 # crash inputs to fuzz/artifacts/TARGET/. Prints per target the runs executed and the
 # time taken; exits non-zero, naming the target and its crash input, if any target fails.
 #
-# Installs cargo-fuzz (`cargo install cargo-fuzz --locked`) when `cargo fuzz` is missing.
+# Installs cargo-fuzz (`cargo install cargo-fuzz --locked`) when `cargo fuzz` is missing,
+# and g++ (apt-get) when there is no C++ compiler for libFuzzer.
 # cargo-fuzz needs a nightly compiler: the nightly toolchain when rustup has one,
 # otherwise the stable one with RUSTC_BOOTSTRAP=1. FUZZ_TOOLCHAIN=nightly or
 # FUZZ_TOOLCHAIN=stable forces one. Like .cargo/config.toml, builds for this machine's
@@ -39,6 +40,11 @@ for t in "${targets[@]}"; do
   fi
 done
 
+# libFuzzer is C++, built by libfuzzer-sys: a fresh machine may lack the compiler.
+if ! command -v c++ >/dev/null 2>&1 && ! command -v clang++ >/dev/null 2>&1; then
+  echo "no C++ compiler found: installing g++"
+  apt-get update -qq && apt-get install -y -qq g++ >/dev/null
+fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
   echo "cargo fuzz not found: installing cargo-fuzz"
   cargo install cargo-fuzz --locked
@@ -67,8 +73,8 @@ echo "toolchain: $choice ($(rustc "${toolchain[@]}" --version)); RUSTFLAGS=$RUST
 cargo "${toolchain[@]}" fuzz build
 
 mkdir -p fuzz/artifacts
-# The batch targets write scratch files on every run: keep them in memory where possible
-# (ten times the runs of a disk-backed /tmp).
+# The batch and run_csv targets write scratch files on every run: keep them in memory
+# where possible (ten times the runs of a disk-backed /tmp).
 scratch_base=${TMPDIR:-/tmp}
 if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
   scratch_base=/dev/shm

@@ -81,6 +81,31 @@ pub struct CalRow {
     pub git_rev: String,
 }
 
+/// The header this build writes: [`CalRow`]'s fields in order. A resumed file must have
+/// exactly this header, since new rows are appended in this order.
+pub const HEADER: [&str; 20] = [
+    "key",
+    "file",
+    "line",
+    "board",
+    "empties",
+    "selectivity",
+    "score",
+    "move",
+    "best_moves",
+    "exact_score",
+    "exact_moves",
+    "score_ok",
+    "move_ok",
+    "abs_error",
+    "nodes",
+    "time_s",
+    "exact_nodes",
+    "exact_time_s",
+    "hash_mb",
+    "git_rev",
+];
+
 /// Bands of empties the table reports separately.
 const BANDS: [(u32, u32); 6] = [(0, 13), (14, 19), (20, 24), (25, 29), (30, 34), (35, 60)];
 
@@ -241,7 +266,8 @@ fn row_of(
 }
 
 /// Reads the rows of an existing calibration CSV, dropping a torn last line (a run killed
-/// while writing it) from the file so that new rows follow a whole one.
+/// while writing it) from the file so that new rows follow a whole one. A file it refuses
+/// is left as it was.
 fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
     let io_err = |source| Error::Io {
         path: path.to_path_buf(),
@@ -255,31 +281,84 @@ fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
     let mut text = Vec::new();
     file.read_to_end(&mut text).map_err(io_err)?;
     let whole = text.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    // Checked before the torn line is cut, so that a refused file is not changed.
+    let rows = parse_rows(&text[..whole], path)
+        .map_err(|e| Error::Invalid(format!("{e} (left untouched)")))?;
     if whole < text.len() {
         file.set_len(whole as u64).map_err(io_err)?;
         file.seek(SeekFrom::End(0)).map_err(io_err)?;
     }
-    let mut reader = csv::Reader::from_reader(&text[..whole]);
-    let header_ok = reader
-        .headers()
-        .is_ok_and(|h| h.iter().next() == Some("key") && h.iter().any(|c| c == "exact_score"));
-    if whole > 0 && !header_ok {
-        return Err(Error::Invalid(format!(
-            "{}:1: not a finale calibration CSV (left untouched)",
-            path.display()
-        )));
-    }
-    let mut rows = Vec::new();
-    for rec in reader.deserialize::<CalRow>() {
-        rows.push(rec.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            Error::Invalid(format!(
-                "{}:{line}: not a calibration row ({e})",
-                path.display()
-            ))
-        })?);
-    }
     Ok(rows)
+}
+
+/// The rows of the calibration CSV text `bytes` (whole lines; empty text has none); errors
+/// name `path` and the line.
+///
+/// The header must be [`HEADER`]. Refuses text whose last line ends inside a quoted
+/// field: it reads as whole rows, but the rows appended next would be swallowed into that
+/// field. Refuses times that are not a number of seconds from 0 to
+/// [`MAX_SECONDS`](super::run_csv::MAX_SECONDS).
+pub fn parse_rows(bytes: &[u8], path: &Path) -> Result<Vec<CalRow>> {
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let bad =
+        |line: u64, what: String| Error::Invalid(format!("{}:{line}: {what}", path.display()));
+    // Read with an end marker after the text: if the marker does not come back as a row
+    // of its own, the text ends inside a quoted field.
+    const END: &str = "finale-end-of-calibration";
+    let marked = bytes.chain(b"finale-end-of-calibration\n".as_slice());
+    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(marked);
+    // Rows are appended in this build's column order: another order would be misread.
+    let header = match reader.headers() {
+        Ok(h) if h.iter().eq(HEADER) => h.clone(),
+        _ => return Err(bad(1, "not a finale calibration CSV".into())),
+    };
+    let mut rows = Vec::new();
+    let mut records = reader.records();
+    let mut last_line = 1;
+    loop {
+        let Some(record) = records.next() else {
+            return Err(bad(
+                last_line,
+                "the last row ends inside a quoted field".into(),
+            ));
+        };
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(last_line, |p| p.line());
+            bad(line, format!("not a calibration row ({e})"))
+        })?;
+        let line = record.position().map_or(last_line, |p| p.line());
+        last_line = line;
+        if record.len() == 1 && &record[0] == END && records.next().is_none() {
+            return Ok(rows);
+        }
+        if record.len() != header.len() {
+            return Err(bad(
+                line,
+                format!(
+                    "not a calibration row ({} fields, the header has {})",
+                    record.len(),
+                    header.len()
+                ),
+            ));
+        }
+        let row: CalRow = record
+            .deserialize(Some(&header))
+            .map_err(|e| bad(line, format!("not a calibration row ({e})")))?;
+        for (name, t) in [("time_s", row.time_s), ("exact_time_s", row.exact_time_s)] {
+            if !super::run_csv::is_seconds(t) {
+                return Err(bad(
+                    line,
+                    format!(
+                        "bad {name} (expected seconds from 0 to {:e})",
+                        super::run_csv::MAX_SECONDS
+                    ),
+                ));
+            }
+        }
+        rows.push(row);
+    }
 }
 
 /// Solves every position of `files` exactly and at each of `o.levels` (skipping rows the

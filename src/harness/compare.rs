@@ -51,9 +51,9 @@ fn load(path: &Path) -> Result<BTreeMap<String, Run>> {
             .or_default()
             .entry((row.text(key).to_string(), row.text(mode).to_string()))
             .or_default();
-        m.empties = row.parse(empties, "empties")?;
+        m.empties = row.empties(empties, "empties")?;
         m.nodes.push(row.parse(nodes, "nodes")?);
-        m.times.push(row.parse(time, "time_s")?);
+        m.times.push(row.seconds(time, "time_s")?);
         Ok(())
     })?;
     Ok(runs)

@@ -35,8 +35,9 @@ fn load(files: &[PathBuf]) -> Result<BTreeMap<String, Vec<Point>>> {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         csv.for_each_solved(|row| {
-            let t: f64 = row.parse(time, "time_s")?;
-            let n: f64 = row.parse(nodes, "nodes")?;
+            let t = row.seconds(time, "time_s")?;
+            // Parsed as a count: a float column would take `inf` and `NaN`.
+            let n = row.parse::<u64>(nodes, "nodes")? as f64;
             let label = match variant.map(|v| row.text(v)).filter(|v| !v.is_empty()) {
                 Some(v) => format!("{stem} [{v}]"),
                 None => stem.clone(),
@@ -45,9 +46,11 @@ fn load(files: &[PathBuf]) -> Result<BTreeMap<String, Vec<Point>>> {
                 key: key
                     .map(|k| row.text(k).to_string())
                     .unwrap_or_else(|| row.line.to_string()),
-                empties: row.parse(empties, "empties")?,
+                empties: row.empties(empties, "empties")?,
                 time: t.max(1e-6),
-                nps: if t > 0.0 { n / t } else { 0.0 },
+                // Times below the clock's microsecond are not measured: a rate from
+                // them would be meaningless, and from a denormal time infinite.
+                nps: if t > 0.0 { n / t.max(1e-6) } else { 0.0 },
             });
             Ok(())
         })?;

@@ -3,14 +3,32 @@
 
 use crate::error::{Error, Result};
 use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+/// The longest solve time accepted from a CSV, in seconds (about 31 years). Larger values
+/// are not measurements, and they would overflow the sums and plot ranges built from them.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// The most empty squares a board can have.
+const MAX_EMPTIES: u32 = 64;
+
+/// Whether `t` can be a solve time in seconds: from 0 to [`MAX_SECONDS`] (not NaN).
+pub fn is_seconds(t: f64) -> bool {
+    (0.0..=MAX_SECONDS).contains(&t)
+}
+
+/// `text` as a solve time in seconds (see [`is_seconds`]).
+pub fn parse_seconds(text: &str) -> Option<f64> {
+    text.parse::<f64>().ok().filter(|&t| is_seconds(t))
+}
+
 /// A suite or batch CSV open for reading.
-pub struct RunCsv {
+pub struct RunCsv<R = File> {
     path: PathBuf,
     header: Vec<String>,
-    reader: csv::Reader<File>,
+    reader: csv::Reader<R>,
 }
 
 /// One solved row and where it is.
@@ -24,14 +42,24 @@ pub struct SolvedRow<'a> {
 impl RunCsv {
     /// Opens `path` and reads its header.
     pub fn open(path: &Path) -> Result<RunCsv> {
-        let csv_err = |source| Error::Csv {
+        let file = File::open(path).map_err(|source| Error::Io {
             path: path.to_path_buf(),
             source,
-        };
-        let mut reader = csv::Reader::from_path(path).map_err(csv_err)?;
+        })?;
+        RunCsv::from_reader(file, path)
+    }
+}
+
+impl<R: Read> RunCsv<R> {
+    /// Reads the header of the CSV text `reader`; errors name `path`.
+    pub fn from_reader(reader: R, path: &Path) -> Result<RunCsv<R>> {
+        let mut reader = csv::Reader::from_reader(reader);
         let header = reader
             .headers()
-            .map_err(csv_err)?
+            .map_err(|source| Error::Csv {
+                path: path.to_path_buf(),
+                source,
+            })?
             .iter()
             .map(String::from)
             .collect();
@@ -90,8 +118,34 @@ impl SolvedRow<'_> {
 
     /// Column `i` parsed; the error names the file, line and column `name`.
     pub fn parse<T: FromStr>(&self, i: usize, name: &str) -> Result<T> {
-        self.text(i).parse().map_err(|_| {
-            Error::Invalid(format!("{}:{}: bad {name}", self.path.display(), self.line))
+        self.text(i).parse().map_err(|_| self.bad(name, ""))
+    }
+
+    /// Column `i` as a solve time (see [`parse_seconds`]); the error names the file, line
+    /// and column `name`.
+    pub fn seconds(&self, i: usize, name: &str) -> Result<f64> {
+        parse_seconds(self.text(i)).ok_or_else(|| {
+            self.bad(
+                name,
+                &format!(" (expected seconds from 0 to {MAX_SECONDS:e})"),
+            )
         })
+    }
+
+    /// Column `i` as a number of empty squares, 0 to 64.
+    pub fn empties(&self, i: usize, name: &str) -> Result<u32> {
+        self.text(i)
+            .parse()
+            .ok()
+            .filter(|&e| e <= MAX_EMPTIES)
+            .ok_or_else(|| self.bad(name, &format!(" (expected 0 to {MAX_EMPTIES})")))
+    }
+
+    fn bad(&self, name: &str, expected: &str) -> Error {
+        Error::Invalid(format!(
+            "{}:{}: bad {name}{expected}",
+            self.path.display(),
+            self.line
+        ))
     }
 }

@@ -95,8 +95,9 @@ impl Summary {
 
     fn add(&mut self, row: &Row) {
         self.positions += 1;
-        self.nodes += row.result.nodes;
-        self.time += row.result.time;
+        // Another binary's counts are input: saturate rather than overflow.
+        self.nodes = self.nodes.saturating_add(row.result.nodes);
+        self.time = self.time.saturating_add(row.result.time);
         self.wrong_moves += usize::from(row.verdict.moves_ok == Some(false));
         self.wrong_scores += usize::from(row.verdict.score_ok == Some(false));
     }

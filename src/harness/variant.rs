@@ -236,6 +236,15 @@ fn run_binary(
         .next()
         .and_then(|x| x.ok())
         .ok_or_else(|| bad("no row"))?;
+    let line = rec.position().map_or(2, |p| p.line());
+    // The row is another program's output: a value out of range is an error naming it,
+    // not a panic (`Duration` of an infinite time) or a silently wrong table.
+    let bad = |what: &str| {
+        Error::Invalid(format!(
+            "{}: {what} on line {line} of its CSV",
+            bin.display()
+        ))
+    };
     let get = |name: &str| {
         header
             .iter()
@@ -250,7 +259,11 @@ fn run_binary(
     let result = SolveResult {
         mode,
         selectivity: get("selectivity").parse().unwrap_or(100),
-        score: get("score").parse().map_err(|_| bad("bad score"))?,
+        score: get("score")
+            .parse()
+            .ok()
+            .filter(|s: &i32| (-64..=64).contains(s))
+            .ok_or_else(|| bad("bad score (expected -64 to 64)"))?,
         best_moves: squares(&get("best_moves")),
         move_scores: get("move_scores")
             .split_whitespace()
@@ -270,12 +283,14 @@ fn run_binary(
             })
             .collect(),
         nodes: get("nodes").parse().map_err(|_| bad("bad nodes"))?,
-        time: Duration::from_secs_f64(
-            get("time_s")
-                .parse::<f64>()
-                .map_err(|_| bad("bad time_s"))?
-                .max(0.0),
-        ),
+        time: super::run_csv::parse_seconds(&get("time_s"))
+            .and_then(|t| Duration::try_from_secs_f64(t).ok())
+            .ok_or_else(|| {
+                bad(&format!(
+                    "bad time_s (expected seconds from 0 to {:e})",
+                    super::run_csv::MAX_SECONDS
+                ))
+            })?,
     };
     Ok((result, rev))
 }

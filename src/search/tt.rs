@@ -5,8 +5,18 @@
 //! (entries of an older generation are dead: clearing is one increment) and date (the
 //! search that wrote it: older searches' entries are replaced first). The table is
 //! built from atomics so one table can later be shared by all search threads; each entry
-//! is written as three words, the board words xored with the data word, so a reader that
-//! sees words of two different writes rejects the entry instead of trusting it.
+//! is written as three words, the board words xored with a well-mixed hash of the data
+//! word (see `check`), so a reader that sees words of two different writes rejects the
+//! entry instead of trusting it.
+//!
+//! Why a hash and not the data word itself: a torn entry (board words of one write, data
+//! word of another) checks against the board words xored with the xor of the two data
+//! words. With the raw data word that xor is a sparse pattern on fixed squares (the
+//! bound and move fields differ), and the board with exactly those squares' discs
+//! swapped, which is a legal and likely sibling position, would be given the other
+//! write's bounds. With the hash the xor is a pseudo-random 64-bit value per pair of
+//! writes, so a foreign board passes only if it differs from the stored one by that value
+//! in both words.
 
 use super::table_memory::{Zeroable, ZeroedSlice};
 use crate::board::Board;
@@ -94,6 +104,17 @@ mod data {
     }
 }
 
+/// What the board words are xored with when an entry holds data word `d`: a bijective
+/// multiply-xorshift mix (the SplitMix64 finaliser), so that two different data words
+/// give check words that differ in about half their bits, on no particular squares.
+#[inline]
+const fn check(d: u64) -> u64 {
+    let mut z = d;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// A fixed-size table of buckets indexed by a hash of the board.
 pub struct TranspositionTable {
     buckets: ZeroedSlice<Bucket>,
@@ -172,8 +193,9 @@ impl TranspositionTable {
         let generation = self.current_generation();
         for e in &self.bucket(board).entries {
             let d = e.data.load(Relaxed);
-            if e.player_x.load(Relaxed) ^ d == board.player
-                && e.opponent_x.load(Relaxed) ^ d == board.opponent
+            let c = check(d);
+            if e.player_x.load(Relaxed) ^ c == board.player
+                && e.opponent_x.load(Relaxed) ^ c == board.opponent
                 && data::generation(d) == generation
             {
                 let best = data::best(d);
@@ -219,9 +241,10 @@ impl TranspositionTable {
         for (k, e) in bucket.entries.iter().enumerate() {
             let d = e.data.load(Relaxed);
             let live = data::generation(d) == generation;
+            let c = check(d);
             if live
-                && e.player_x.load(Relaxed) ^ d == board.player
-                && e.opponent_x.load(Relaxed) ^ d == board.opponent
+                && e.player_x.load(Relaxed) ^ c == board.player
+                && e.opponent_x.load(Relaxed) ^ c == board.opponent
             {
                 let old = data::level(d);
                 if old > level {
@@ -264,8 +287,8 @@ impl TranspositionTable {
         let Some(k) = victim else { return };
         let e = &bucket.entries[k];
         let d = data::pack(lower, upper, best, empties, generation, level, date);
-        e.player_x.store(board.player ^ d, Relaxed);
-        e.opponent_x.store(board.opponent ^ d, Relaxed);
+        e.player_x.store(board.player ^ check(d), Relaxed);
+        e.opponent_x.store(board.opponent ^ check(d), Relaxed);
         e.data.store(d, Relaxed);
     }
 }
@@ -322,6 +345,69 @@ mod tests {
         assert!(tt.probe(&shallow1).is_some());
         assert!(tt.probe(&Board::START.pass()).is_some());
         assert!(tt.probe(&deep).is_none() && tt.probe(&shallow2).is_none());
+    }
+
+    /// A torn entry (board words of one write, data word of a second write of the same
+    /// slot) must not be taken for a board that differs from the first write's board by
+    /// the xor of the two data words. With the board words xored with the raw data word
+    /// that board passed, with the second write's bounds: here it is the stored board with
+    /// a few discs' colours swapped, a legal position in the same bucket.
+    #[test]
+    fn torn_entry_is_not_taken_for_a_board_differing_by_the_data_pattern() {
+        let tt = TranspositionTable::new(1);
+        assert!(
+            tt.buckets.len() > 1000,
+            "the bucket must be found, not forced"
+        );
+        // Two writes of the same search and level that differ in bounds and move. The
+        // other fields are equal, so the xor of the data words depends only on these.
+        let (v1, m1, v2, m2) = (12, 19u8, -4, 37u8);
+        let pack = |v: i32, m: u8| data::pack(v, v, m as u64, 30, 1, EXACT, 0);
+        let pattern = pack(v1, m1) ^ pack(v2, m2);
+        assert!(
+            pattern != 0 && pattern < 1 << 24,
+            "only the low 24 bits differ"
+        );
+        // Board A: squares 0..32 all occupied (so swapping the colours of the pattern's
+        // squares gives a legal board B), a varying upper half to find an A whose B has
+        // the same bucket.
+        let low_player = 0x0F0F_0F0F_u64;
+        let low_opponent = 0xF0F0_F0F0_u64;
+        let (a, b) = (1..1u64 << 32)
+            .map(|k| {
+                let a = Board::new(low_player | k << 32, low_opponent);
+                let b = Board::new(a.player ^ pattern, a.opponent ^ pattern);
+                (a, b)
+            })
+            .find(|(a, b)| std::ptr::eq(tt.bucket(a), tt.bucket(b)))
+            .unwrap();
+        assert_eq!(b.player & b.opponent, 0);
+        assert_ne!(a, b);
+        assert_eq!(a.empty_count(), b.empty_count());
+
+        tt.store(&a, -65, 65, v1, Some(m1), EXACT);
+        let h = tt.probe(&a).unwrap();
+        assert_eq!((h.lower, h.upper, h.best_move), (v1, v1, Some(m1)));
+        assert_eq!(tt.probe(&b), None);
+        // The second write's data word has landed, its board words not yet.
+        let slot = &tt.bucket(&a).entries[0];
+        let d1 = slot.data.load(Relaxed);
+        let d2 = data::pack(
+            v2,
+            v2,
+            m2 as u64,
+            data::empties(d1),
+            data::generation(d1),
+            EXACT,
+            data::date(d1),
+        );
+        assert_eq!(d1 ^ d2, pattern, "the torn words differ by the pattern");
+        slot.data.store(d2, Relaxed);
+        assert_eq!(tt.probe(&b), None, "B taken with the other write's data");
+        assert_eq!(tt.probe(&a), None, "A taken with the other write's data");
+        // Once the second write's data word is gone again, A's entry is whole.
+        slot.data.store(d1, Relaxed);
+        assert_eq!(tt.probe(&a), Some(h));
     }
 
     /// Many threads store and probe a few boards that all compete for the same buckets.
