@@ -40,24 +40,32 @@ pub struct Cell {
     pub sigma: f64,
 }
 
-/// Measures the table and fits `sigma = a + b * empties + c * depth`; returns the cells
-/// and `[a, b, c]`.
+/// Checks a fit's empties range and positions per empties count, and starts its threads.
+fn checked_pool(
+    (lo, hi): (u32, u32),
+    per_empties: usize,
+    threads: usize,
+) -> Result<rayon::ThreadPool> {
+    if lo > hi || hi > 40 || per_empties < 2 {
+        return Err(Error::Invalid(format!(
+            "train-mpc: empties {lo}-{hi} with {per_empties} positions each: need A <= B <= 40 and at least 2"
+        )));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start {threads} threads: {e}")))
+}
+
+/// Measures the table on self-play positions and fits the search's error model to it
+/// ([`probcut_model`]); returns the cells and the model.
 pub fn fit_mpc(
     o: &MpcOptions,
     eval: &Evaluator,
     log: &mut dyn Write,
 ) -> Result<(Vec<Cell>, Option<ProbcutModel>)> {
     let (lo, hi) = o.empties;
-    if lo > hi || hi > 40 || o.per_empties < 2 {
-        return Err(Error::Invalid(format!(
-            "train-mpc: empties {lo}-{hi} with {} positions each: need A <= B <= 40 and at least 2",
-            o.per_empties
-        )));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(o.threads.max(1))
-        .build()
-        .map_err(|e| Error::Invalid(format!("cannot start {} threads: {e}", o.threads)))?;
+    let pool = checked_pool(o.empties, o.per_empties, o.threads)?;
     let mut cells = Vec::new();
     for n in lo..=hi {
         // One position with n empties from each game, in game order.
@@ -143,16 +151,7 @@ pub fn fit_mpc_on_search(
     log: &mut dyn Write,
 ) -> Result<(Vec<Cell>, Option<ProbcutModel>)> {
     let (lo, hi) = o.empties;
-    if lo > hi || hi > 40 || o.per_empties < 2 {
-        return Err(Error::Invalid(format!(
-            "train-mpc: empties {lo}-{hi} with {} positions each: need A <= B <= 40 and at least 2",
-            o.per_empties
-        )));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(o.threads.max(1))
-        .build()
-        .map_err(|e| Error::Invalid(format!("cannot start {} threads: {e}", o.threads)))?;
+    let pool = checked_pool(o.empties, o.per_empties, o.threads)?;
     let options = |hash_mb| SolverOptions {
         hash_mb,
         search: crate::search::SearchOptions {
