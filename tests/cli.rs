@@ -744,3 +744,47 @@ fn train_mpc_prints_a_table_and_the_model_and_refuses_bad_ranges() {
         &["20-14"],
     );
 }
+
+#[test]
+fn train_mpc_from_search_samples_probcut_nodes_and_fits_them() {
+    // Two positions of 18 empties searched at 95 %: probcut runs from 8 empties, so nodes
+    // of 8-10 empties are sampled (every one, --rate 1), labelled and tabled. A search
+    // without the evaluation would try no probcut and sample nothing.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let obf = dir.path().join("roots.obf");
+    let gen_ =
+        stdout_of(finale().args(["generate", "--seed", "3", "--count", "2", "--empties", "18"]));
+    fs::write(&obf, gen_).expect("write roots");
+    let out = stdout_of(
+        finale()
+            .args(["train-mpc", "--from-search"])
+            .arg(&obf)
+            .args([
+                "--rate",
+                "1",
+                "--per-empties",
+                "3",
+                "--empties",
+                "8-10",
+                "--max-depth",
+                "1",
+                "--threads",
+                "1",
+            ]),
+    );
+    let cells: Vec<&str> = out
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("empties"))
+        .collect();
+    // Empties 8, 9, 10 times depths 0 and 1, each over 3 sampled positions.
+    assert_eq!(cells.len(), 6, "{out}");
+    assert!(
+        cells.iter().all(|c| c.split(',').nth(2) == Some("3")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("# at the probcut depth, empties 8-10: mean = ")),
+        "{out}"
+    );
+}

@@ -40,6 +40,28 @@ pub struct Cell {
     pub sigma: f64,
 }
 
+/// `f` over `items` on `pool`, each thread with one solver of `options`, cleared before
+/// every item so that results do not depend on the order.
+fn with_solvers<T: Sync, R: Send>(
+    pool: &rayon::ThreadPool,
+    items: &[T],
+    options: SolverOptions,
+    f: impl Fn(&mut Solver, &T) -> R + Sync,
+) -> Vec<R> {
+    pool.install(|| {
+        items
+            .par_iter()
+            .map_init(
+                || Solver::new(options),
+                |solver, item| {
+                    solver.clear();
+                    f(solver, item)
+                },
+            )
+            .collect()
+    })
+}
+
 /// Checks a fit's empties range and positions per empties count, and starts its threads.
 fn checked_pool(
     (lo, hi): (u32, u32),
@@ -81,27 +103,21 @@ pub fn fit_mpc(
             g += 1;
         }
         let start = std::time::Instant::now();
-        let rows: Vec<(i32, Vec<i32>)> = pool.install(|| {
-            boards
-                .par_iter()
-                .map_init(
-                    || {
-                        Solver::new(SolverOptions {
-                            hash_mb: 64,
-                            ..Default::default()
-                        })
-                    },
-                    |solver, b| {
-                        solver.clear();
-                        let exact = solver.search(*b, -64, 64).0;
-                        let shallow = (0..=o.max_depth.min(n))
-                            .map(|d| midgame_value(eval, *b, d).0)
-                            .collect();
-                        (exact, shallow)
-                    },
-                )
-                .collect()
-        });
+        let rows: Vec<(i32, Vec<i32>)> = with_solvers(
+            &pool,
+            &boards,
+            SolverOptions {
+                hash_mb: 64,
+                ..Default::default()
+            },
+            |solver, b| {
+                let exact = solver.search(*b, -64, 64).0;
+                let shallow = (0..=o.max_depth.min(n))
+                    .map(|d| midgame_value(eval, *b, d).0)
+                    .collect();
+                (exact, shallow)
+            },
+        );
         for d in 0..=o.max_depth.min(n) {
             let errs: Vec<f64> = rows
                 .iter()
@@ -152,8 +168,9 @@ pub fn fit_mpc_on_search(
 ) -> Result<(Vec<Cell>, Option<ProbcutModel>)> {
     let (lo, hi) = o.empties;
     let pool = checked_pool(o.empties, o.per_empties, o.threads)?;
-    let options = |hash_mb| SolverOptions {
-        hash_mb,
+    // Exact labels without the evaluation: fastest-first only, no passes.
+    let labels = SolverOptions {
+        hash_mb: 64,
         search: crate::search::SearchOptions {
             eval: crate::search::EvalRef(None),
             ..Default::default()
@@ -161,23 +178,16 @@ pub fn fit_mpc_on_search(
         ..Default::default()
     };
     let start = std::time::Instant::now();
-    let sampled: Vec<Vec<Board>> = pool.install(|| {
-        roots
-            .par_iter()
-            .map_init(
-                || {
-                    Solver::new(SolverOptions {
-                        hash_mb: 64,
-                        ..Default::default()
-                    })
-                },
-                |solver, b| {
-                    solver.clear();
-                    solver.probcut_nodes(*b, o.selectivity, o.rate)
-                },
-            )
-            .collect()
-    });
+    let sampled: Vec<Vec<Board>> = with_solvers(
+        &pool,
+        roots,
+        // The search as users run it: with the evaluation, so probcut is tried.
+        SolverOptions {
+            hash_mb: 64,
+            ..Default::default()
+        },
+        |solver, b| solver.probcut_nodes(*b, o.selectivity, o.rate),
+    );
     let mut by_empties: Vec<Vec<Board>> = vec![Vec::new(); 61];
     for b in sampled.into_iter().flatten() {
         by_empties[b.empty_count() as usize].push(b);
@@ -201,22 +211,12 @@ pub fn fit_mpc_on_search(
         kept.len()
     )
     .map_err(Error::Output)?;
-    let labelled: Vec<(Board, i32, Vec<i32>)> = pool.install(|| {
-        kept.par_iter()
-            .map_init(
-                // Exact labels without the evaluation: fastest-first only, no passes.
-                || Solver::new(options(64)),
-                |solver, b| {
-                    solver.clear();
-                    let exact = solver.search(*b, -64, 64).0;
-                    let n = b.empty_count();
-                    let shallow = (0..=o.max_depth.min(n))
-                        .map(|d| midgame_value(eval, *b, d).0)
-                        .collect();
-                    (*b, exact, shallow)
-                },
-            )
-            .collect()
+    let labelled: Vec<(Board, i32, Vec<i32>)> = with_solvers(&pool, &kept, labels, |solver, b| {
+        let exact = solver.search(*b, -64, 64).0;
+        let shallow = (0..=o.max_depth.min(b.empty_count()))
+            .map(|d| midgame_value(eval, *b, d).0)
+            .collect();
+        (*b, exact, shallow)
     });
     let mut cells = Vec::new();
     for n in lo..=hi {
