@@ -212,6 +212,10 @@ struct CommonArgs {
     /// Turn off the narrow first-guess search before exact solves of 20+ empties.
     #[arg(long)]
     no_first_guess: bool,
+    /// Find every best move (ties), not only one: each other move is proven to reach the
+    /// score or to fall short, which can cost far more than the score (FFO #59).
+    #[arg(long)]
+    ties: bool,
     /// Move ordering of deep nodes.
     #[arg(long, value_enum, default_value_t = OrderingArg::Eval)]
     ordering: OrderingArg,
@@ -304,6 +308,7 @@ impl CommonArgs {
                 first_guess: !self.no_first_guess,
                 eval: self.eval()?,
                 selectivity: self.selectivity,
+                ties: self.ties,
             },
         })
     }

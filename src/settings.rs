@@ -102,6 +102,9 @@ pub const ORDER_EVAL_MIN_EMPTIES: u32 = 13;
 /// 16 -> 855 M, 24 -> 907 M nodes (from 14 empties); FFO 40-44 with weak early weights:
 /// 8 -> 142 M, 16 -> 141 M, 32 -> 155 M, 128 -> 310 M.
 pub const ORDER_EVAL_WEIGHT: i32 = 16;
+/// The evaluation ordering searches each child with a window from this many discs below
+/// the node's alpha upwards: a worse move only needs to be shown worse (not measured yet).
+pub const ORDER_EVAL_MARGIN: i32 = 16;
 /// Depth of the ordering search at `n` empties: deeper where subtrees are bigger.
 /// FFO 40-49 (from 14 empties): (n - 14) / 2 up to 6 -> 856 M nodes; (n - 14) / 3 up to
 /// 6 or 4 -> 855 M (less time).

@@ -7,7 +7,7 @@ mod common;
 
 use common::reference::{self as r, RefBoard, Rng};
 use finale::board::{ObfRecord, read_obf_file};
-use finale::search::{Mode, PvMove, SolveResult, Solver, SolverOptions};
+use finale::search::{Mode, PvMove, SearchOptions, SolveResult, Solver, SolverOptions};
 use std::path::Path;
 use std::time::Duration;
 
@@ -19,7 +19,11 @@ fn solver(threads: usize) -> Solver {
         threads,
         // Really run 4 and 8 threads, even on a machine with fewer cores.
         oversubscribe: true,
-        ..Default::default()
+        // Every best move: the set must not depend on the thread count.
+        search: SearchOptions {
+            ties: true,
+            ..Default::default()
+        },
     })
 }
 

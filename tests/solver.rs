@@ -4,7 +4,7 @@
 mod common;
 
 use common::reference::{self as r, RefBoard, Rng};
-use finale::search::{Mode, PvMove, SolveResult, Solver, SolverOptions};
+use finale::search::{Mode, PvMove, SearchOptions, SolveResult, Solver, SolverOptions};
 
 /// What the reference says about one position.
 struct Expected {
@@ -223,9 +223,14 @@ fn positions(rng: &mut Rng, per_count: usize, passes: usize, finished: usize) ->
     out
 }
 
+/// A solver that finds every best move (ties), so that the set can be checked.
 fn new_solver() -> Solver {
     Solver::new(SolverOptions {
         hash_mb: 4,
+        search: SearchOptions {
+            ties: true,
+            ..Default::default()
+        },
         ..Default::default()
     })
 }
@@ -280,6 +285,10 @@ fn every_mode_matches_reference_tiny_table() {
     let list = positions(&mut rng, 8, 10, 5);
     let mut solver = Solver::new(SolverOptions {
         hash_mb: 0,
+        search: SearchOptions {
+            ties: true,
+            ..Default::default()
+        },
         ..Default::default()
     });
     let mut failures = Failures::default();
@@ -291,6 +300,48 @@ fn every_mode_matches_reference_tiny_table() {
         }
     }
     failures.finish();
+}
+
+/// Without ties the solve proves the score and reports only moves that reach it: at
+/// least one, each a best move by the reference, and no more than with ties.
+#[test]
+fn without_ties_every_reported_move_is_best() {
+    let mut rng = Rng::new(0x501E_0004);
+    let list = positions(&mut rng, 30, 40, 20);
+    let mut solver = Solver::new(SolverOptions {
+        hash_mb: 4,
+        ..Default::default()
+    });
+    let mut fewer = 0;
+    for b in &list {
+        let e = expected(b);
+        for mode in [Mode::Exact, Mode::Wld] {
+            solver.clear();
+            let res = solver.solve(r::to_board(b), mode);
+            let want = class(mode, e.score);
+            assert_eq!(res.score, want, "{b:?} {mode:?}");
+            let best: Vec<usize> = e
+                .children
+                .iter()
+                .filter(|&&(_, v)| class(mode, v) == want)
+                .map(|&(sq, _)| sq)
+                .collect();
+            if best.is_empty() {
+                assert!(res.best_moves.is_empty(), "{b:?} {mode:?}");
+                continue;
+            }
+            assert!(!res.best_moves.is_empty(), "{b:?} {mode:?}: no best move");
+            for m in &res.best_moves {
+                assert!(best.contains(&m.index()), "{b:?} {mode:?}: {m} is not best");
+            }
+            fewer += usize::from(res.best_moves.len() < best.len());
+        }
+    }
+    // Ties are common in wld: some solve must have stopped at the first best move.
+    assert!(
+        fewer > 0,
+        "every solve found every tie: ties are still searched"
+    );
 }
 
 /// Smallest disagreement found by the random tests, kept as a focused case: in wld mode

@@ -442,8 +442,11 @@ pub fn run_calibrate(
                     };
                     let solve = |solver: &mut Solver, selectivity: u8| {
                         solver.clear();
+                        // The exact solve finds every best move (ties), which the probable
+                        // move is judged against; a probable solve is what a user gets.
                         solver.set_search(SearchOptions {
                             selectivity,
+                            ties: o.search.ties || selectivity == 100,
                             ..o.search
                         });
                         solver.solve(pos.board, crate::search::Mode::Exact)

@@ -58,13 +58,14 @@ impl Variant {
                 "--no-stability" => o.stability = false,
                 "--no-tt" => o.tt = false,
                 "--no-first-guess" => o.first_guess = false,
+                "--ties" => o.ties = true,
                 "--ordering=fastest-first" => o.eval = crate::search::EvalRef(None),
                 "--ordering=eval" => o.eval = crate::search::EvalRef::shipped(),
                 "--oversubscribe" => oversubscribe = true,
                 _ => {
                     return Err(Error::Invalid(format!(
                         "--variant '{text}': unknown flag '{flag}' (known: --no-etc, \
-                         --no-stability, --no-tt, --no-first-guess, --ordering=fastest-first, --ordering=eval, --selectivity=P, \
+                         --no-stability, --no-tt, --no-first-guess, --ties, --ordering=fastest-first, --ordering=eval, --selectivity=P, \
                          --threads=N, --oversubscribe)"
                     )));
                 }

@@ -11,8 +11,8 @@ use crate::board::moves::{flips, legal_moves};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{
     ETC_MIN_EMPTIES, MPC_LEVELS, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES,
-    ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_WEIGHT, ORDER_FULL_MIN_EMPTIES, SPLIT_ELDERS, mpc_depth,
-    mpc_error, order_eval_depth,
+    ORDER_EVAL_MARGIN, ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_WEIGHT, ORDER_FULL_MIN_EMPTIES,
+    SPLIT_ELDERS, mpc_depth, mpc_error, order_eval_depth,
 };
 use arrayvec::ArrayVec;
 
@@ -111,25 +111,26 @@ impl Search<'_> {
     }
 
     /// Adds to each move's fastest-first score the value of a shallow evaluation search of
-    /// its child (deeper for more empties); the table's move keeps its place.
-    fn order_by_eval(
-        &mut self,
-        eval: &Evaluator,
-        list: &mut MoveList,
-        n: u32,
-        tt_move: Option<u8>,
-    ) {
+    /// its child (deeper for more empties). The window starts `ORDER_EVAL_MARGIN` below
+    /// alpha: a move that bad only needs to be known bad, which a null-window refutation
+    /// shows at a fraction of the cost.
+    fn order_by_eval(&mut self, eval: &Evaluator, list: &mut MoveList, n: u32, alpha: i32) {
         let depth = order_eval_depth(n);
+        let floor = ((alpha - ORDER_EVAL_MARGIN) * UNITS_PER_DISC).max(-64 * UNITS_PER_DISC);
         for mv in list.iter_mut() {
-            if Some(mv.sq) == tt_move || mv.child.player == 0 {
+            if mv.child.player == 0 {
                 continue;
             }
-            let v = -self.search_midgame(eval, mv.child, -i32::MAX, i32::MAX, depth);
+            let v = -self.search_midgame(eval, mv.child, -i32::MAX, -floor, depth);
             mv.score += v * ORDER_EVAL_WEIGHT;
         }
     }
 
     /// Solves a board with `n` empties, `n > SHALLOW_MAX_EMPTIES`.
+    ///
+    /// Cheap things first: the table's bounds, then the table's move (searched before any
+    /// ordering work, since at a cut node it usually cuts), then enhanced transposition
+    /// cutoff over the other children, and only then the evaluation ordering of the rest.
     pub(crate) fn search_endgame(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         self.nodes += 1;
         if self.should_stop() {
@@ -153,7 +154,7 @@ impl Search<'_> {
                 beta = beta.min(h.upper);
             }
         }
-        let moves = b.moves();
+        let mut moves = b.moves();
         if moves == 0 {
             if legal_moves(b.opponent, b.player) == 0 {
                 return b.final_score();
@@ -168,39 +169,81 @@ impl Search<'_> {
         {
             return v;
         }
+
+        let alpha0 = alpha;
+        let mut best = -65;
+        let mut best_move = None;
+        let mut searched = 0;
+        if let Some(sq) = tt_move.filter(|&sq| moves >> sq & 1 != 0) {
+            let child = b.play_with_flips(sq as usize, flips(b.player, b.opponent, sq as usize));
+            let v = -self.search(child, -beta, -alpha, n - 1);
+            if self.stopped {
+                return 0;
+            }
+            best = v;
+            best_move = Some(sq);
+            alpha = alpha.max(v);
+            moves &= !(1u64 << sq);
+            searched = 1;
+        }
+        if best < beta && moves != 0 {
+            if let Some((v, sq)) = self.search_rest(b, moves, alpha, beta, n, searched) {
+                if v > best {
+                    best = v;
+                    best_move = Some(sq);
+                }
+            } else if self.stopped {
+                return 0;
+            }
+        }
+        if self.options.tt {
+            self.tt.store(&b, alpha0, beta, best, best_move, self.level);
+        }
+        best
+    }
+
+    /// Searches the moves of `b` in `moves` (all but the `searched` ones, which proved
+    /// `alpha`) within (`alpha`, `beta`): enhanced transposition cutoff, the evaluation
+    /// ordering, then principal variation search. Returns the best (score, move), an ETC
+    /// cutoff included, or `None` when nothing was searched or the search must stop.
+    fn search_rest(
+        &mut self,
+        b: Board,
+        moves: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        searched: usize,
+    ) -> Option<(i32, u8)> {
+        let mut alpha = alpha;
         let etc = self.options.etc && self.options.tt && n >= ETC_MIN_EMPTIES;
-        let mut list = scored_moves(&b, moves, tt_move, etc.then_some(self.tt));
+        let mut list = scored_moves(&b, moves, None, etc.then_some(self.tt));
+        if etc && let Some(cut) = self.etc_cutoff(&list, beta) {
+            return Some(cut);
+        }
         if n >= ORDER_EVAL_MIN_EMPTIES
             && let Some(eval) = self.options.eval.0
         {
-            self.order_by_eval(eval, &mut list, n, tt_move);
+            self.order_by_eval(eval, &mut list, n, alpha);
         }
-        if etc && let Some((v, sq)) = self.etc_cutoff(&list, beta) {
-            self.tt.store(&b, alpha, beta, v, Some(sq), self.level);
-            return v;
-        }
-
-        let alpha0 = alpha;
         let mut best = -65;
         let mut best_move = None;
         // The narrow search (a first guess without an evaluation) tries only the best few
         // moves of deep nodes. A probcut pass searches every move: its levels promise
         // cuts by a measured error, not a pruned width (see NARROW_MOVES).
         let width = if self.level == NARROW && n >= NARROW_MIN_EMPTIES {
-            NARROW_MOVES
+            NARROW_MOVES.saturating_sub(searched)
         } else {
             list.len()
         };
         let width = width.min(list.len());
         for i in 0..width {
-            if i == SPLIT_ELDERS && self.can_split(n, width - i) {
+            if searched + i == SPLIT_ELDERS && self.can_split(n, width - i) {
                 // Young brothers wait: the eldest did not cut off; share out the rest.
                 for j in i..width {
                     select_next(&mut list, j);
                 }
-                let Some((v, sq)) = self.search_split(&list[i..width], alpha, beta, n) else {
-                    return 0;
-                };
+                let (v, sq) = self.search_split(&list[i..width], alpha, beta, n)?;
                 if v > best {
                     best = v;
                     best_move = Some(sq);
@@ -209,7 +252,7 @@ impl Search<'_> {
             }
             select_next(&mut list, i);
             let mv = list[i];
-            let v = if i == 0 {
+            let v = if searched + i == 0 {
                 -self.search(mv.child, -beta, -alpha, n - 1)
             } else {
                 let mut v = -self.search(mv.child, -alpha - 1, -alpha, n - 1);
@@ -219,8 +262,7 @@ impl Search<'_> {
                 v
             };
             if self.stopped {
-                // The value is meaningless: return without storing it.
-                return 0;
+                return None;
             }
             if v > best {
                 best = v;
@@ -233,9 +275,6 @@ impl Search<'_> {
                 }
             }
         }
-        if self.options.tt {
-            self.tt.store(&b, alpha0, beta, best, best_move, self.level);
-        }
-        best
+        best_move.map(|sq| (best, sq))
     }
 }

@@ -49,6 +49,12 @@ pub struct SearchOptions {
     /// Selectivity in percent: 100 solves exactly; 73, 87, 95, 98 or 99 stops after the
     /// multi-probcut pass of that level, a probable answer (other values round down).
     pub selectivity: u8,
+    /// Find every best move (ties): each other root move is proven to reach the score or
+    /// to fall short. Off, the solve proves the score and the best moves it met on the way
+    /// (at least one), as the published engines do. Ties can cost far more than the score:
+    /// at a wipe-out every other move needs its own proof that it falls short (FFO #59,
+    /// +64: 5.5 G nodes with ties, a few million without).
+    pub ties: bool,
 }
 
 /// A shared evaluation, or none. Compared by identity: two options are equal when they
@@ -93,6 +99,7 @@ impl Default for SearchOptions {
             first_guess: true,
             eval: EvalRef::shipped(),
             selectivity: 100,
+            ties: false,
         }
     }
 }

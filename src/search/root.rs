@@ -59,8 +59,9 @@ pub struct SolveResult {
     /// Exact and all: final disc difference for the side to move, perfect play.
     /// Wld: -1 (loss), 0 (draw) or +1 (win).
     pub score: i32,
-    /// Every move reaching `score` (ties included), in search order. Empty when the side to
-    /// move must pass or the game is over.
+    /// Moves proven to reach `score`, in search order: every one with
+    /// [`SearchOptions::ties`], else those the search met (at least one). Empty when the
+    /// side to move must pass or the game is over.
     pub best_moves: Vec<Square>,
     /// Mode all: the exact score of every legal move, best first.
     pub move_scores: Vec<(Square, i32)>,
@@ -511,6 +512,9 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
         }
     }
     // The value is lo. A move whose upper bound is lo may tie: is it at least lo?
+    if !s.options.ties {
+        return;
+    }
     if s.can_split(n, 2) {
         let ties: Vec<usize> = (0..root.len())
             .filter(|&k| root[k].upper == lo && root[k].lower < lo)
