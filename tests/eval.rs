@@ -5,8 +5,8 @@
 mod common;
 
 use common::reference::{self as r, RefBoard, Rng};
-use finale::eval::Evaluator;
 use finale::eval::pattern::{PER_PHASE, PHASES, flip_horizontal, flip_vertical, transpose};
+use finale::eval::{Evaluator, FeatureState};
 use finale::search::{EvalRef, Mode, SearchOptions, Solver, SolverOptions, midgame_value};
 use finale::train::{TrainOptions, fit::FitOptions, train};
 
@@ -45,12 +45,52 @@ fn midgame_search_equals_plain_negamax() {
     for i in 0..60 {
         let n = 6 + i % 30;
         let b = r::random_position(&mut rng, n);
-        for depth in 0..=3 {
+        for depth in 0..=4 {
             let want = negamax(&eval, &b, depth);
             let (got, _) = midgame_value(&eval, r::to_board(&b), depth);
             assert_eq!(got, want, "{} depth {depth}", r::show(&b));
         }
     }
+}
+
+#[test]
+fn incremental_evaluation_follows_reference_games() {
+    // The reference game supplies each move's flips square by square, independently of
+    // finale's move generation; passes give positions of their own.
+    let eval = random_evaluator(3);
+    let shipped = Evaluator::shipped().expect("shipped weights");
+    let mut rng = Rng::new(4);
+    let mut passes = 0;
+    for _ in 0..100 {
+        let line = r::random_game(&mut rng);
+        let mut state = FeatureState::new(&r::to_board(&line[0]));
+        for pair in line.windows(2) {
+            let (before, after) = (r::to_board(&pair[0]), r::to_board(&pair[1]));
+            if before.empty_count() == after.empty_count() {
+                state = state.pass();
+                passes += 1;
+            } else {
+                // After a move the mover's discs are the opponent's: the new one and the
+                // flipped ones are those it did not have.
+                let gained = after.opponent & !before.player;
+                let sq = (gained & !before.opponent).trailing_zeros() as usize;
+                state = state.play(sq, gained & before.opponent);
+            }
+            if r::is_game_over(&pair[1]) {
+                continue;
+            }
+            let n = after.empty_count();
+            for e in [&eval, shipped] {
+                assert_eq!(
+                    e.evaluate_incremental(&state, n),
+                    e.evaluate(&after),
+                    "{}",
+                    r::show(&pair[1])
+                );
+            }
+        }
+    }
+    assert!(passes > 0);
 }
 
 fn tiny_training(

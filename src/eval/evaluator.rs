@@ -1,5 +1,6 @@
 //! The evaluator: the weights of every phase and the sum of a board's pattern weights.
 
+use super::incremental::FeatureState;
 use super::pattern::{FEATURES, PATTERN_SET, PER_PHASE, PHASES, bias, features, phase};
 use super::weights_file::{WeightFile, WeightFileError};
 use crate::board::Board;
@@ -112,12 +113,25 @@ impl Evaluator {
     pub fn evaluate(&self, b: &Board) -> i32 {
         let mut f = [0u32; FEATURES];
         features(b, &mut f);
-        let e = b.empty_count();
-        let w = &self.weights[phase(e) * PER_PHASE..][..PER_PHASE];
-        let mut sum = w[bias(e)] as i32;
-        for &i in &f {
+        self.evaluate_features(&f, b.empty_count())
+    }
+
+    /// [`Evaluator::evaluate`] of the board with `empties` empty squares whose pattern
+    /// indices (as [`features`] reads them) are `f`.
+    #[inline]
+    pub fn evaluate_features(&self, f: &[u32; FEATURES], empties: u32) -> i32 {
+        let w = &self.weights[phase(empties) * PER_PHASE..][..PER_PHASE];
+        let mut sum = w[bias(empties)] as i32;
+        for &i in f {
             sum += w[i as usize] as i32;
         }
         sum
+    }
+
+    /// [`Evaluator::evaluate`] of the board whose state is `s` and which has `empties`
+    /// empty squares: a sum of weights, the indices being up to date.
+    #[inline]
+    pub fn evaluate_incremental(&self, s: &FeatureState, empties: u32) -> i32 {
+        self.evaluate_features(s.indices(), empties)
     }
 }

@@ -2,7 +2,9 @@
 //! finale itself (`finale train`), used to order moves and for multi-probcut.
 
 pub mod evaluator;
+pub mod incremental;
 pub mod pattern;
 pub mod weights_file;
 
 pub use evaluator::{EvalError, Evaluator, UNITS_PER_DISC};
+pub use incremental::FeatureState;

@@ -312,6 +312,26 @@ fn diagonal(x: u64, c: u32) -> u64 {
 /// (pattern offsets added), in the order of [`PATTERNS`] and their instances.
 #[inline]
 pub fn features(b: &Board, out: &mut [u32; FEATURES]) {
+    read_instances(b, |n, offset, p, o| out[n] = offset + ternary(p, o));
+}
+
+/// Reads the indices of [`features`] for both sides at once: `player` as `b` is (the side
+/// to move's discs are digit 1), `opponent` as after a pass (its discs are digit 1), for
+/// little more than one reading: the gathered bits serve both.
+#[inline]
+pub fn features_both(b: &Board, player: &mut [u32; FEATURES], opponent: &mut [u32; FEATURES]) {
+    read_instances(b, |n, offset, p, o| {
+        let (tp, to) = (TERNARY[p as usize] as u32, TERNARY[o as usize] as u32);
+        player[n] = offset + tp + 2 * to;
+        opponent[n] = offset + to + 2 * tp;
+    });
+}
+
+/// Gathers the squares of every pattern instance of `b`, in the order of [`PATTERNS`] and
+/// their instances, and hands `put` the instance's number, its pattern's weight offset and
+/// the side to move's and the opponent's bits of those squares, in reading order.
+#[inline(always)]
+fn read_instances(b: &Board, mut put: impl FnMut(usize, u32, u64, u64)) {
     let (p, o) = (b.player, b.opponent);
     let mut boards = [(0u64, 0u64); 8];
     // The eight symmetric boards, in the order of Symmetry::ALL.
@@ -324,36 +344,36 @@ pub fn features(b: &Board, out: &mut [u32; FEATURES]) {
     }
     let at = |s: Symmetry| boards[s as usize];
     let mut n = 0;
-    let mut put = |v: u32| {
-        out[n] = v;
+    let mut put = |offset: usize, p: u64, o: u64| {
+        put(n, offset as u32, p, o);
         n += 1;
     };
     for &s in EDGES {
         let (p, o) = at(s);
-        put(OFFSETS[0] as u32 + ternary(edge_x(p), edge_x(o)));
+        put(OFFSETS[0], edge_x(p), edge_x(o));
     }
     for &s in CORNERS {
         let (p, o) = at(s);
-        put(OFFSETS[1] as u32 + ternary(corner3x3(p), corner3x3(o)));
+        put(OFFSETS[1], corner3x3(p), corner3x3(o));
     }
     for &s in EVERY {
         let (p, o) = at(s);
-        put(OFFSETS[2] as u32 + ternary(corner2x5(p), corner2x5(o)));
+        put(OFFSETS[2], corner2x5(p), corner2x5(o));
     }
     for r in 1..4 {
         for &s in EDGES {
             let (p, o) = at(s);
-            put(OFFSETS[2 + r as usize] as u32 + ternary(row(p, r), row(o, r)));
+            put(OFFSETS[2 + r as usize], row(p, r), row(o, r));
         }
     }
     for &s in &[Id, H] {
         let (p, o) = at(s);
-        put(OFFSETS[6] as u32 + ternary(diagonal(p, 0), diagonal(o, 0)));
+        put(OFFSETS[6], diagonal(p, 0), diagonal(o, 0));
     }
     for c in 1..5 {
         for &s in DIAGONALS {
             let (p, o) = at(s);
-            put(OFFSETS[6 + c as usize] as u32 + ternary(diagonal(p, c), diagonal(o, c)));
+            put(OFFSETS[6 + c as usize], diagonal(p, c), diagonal(o, c));
         }
     }
     debug_assert_eq!(n, FEATURES);
@@ -438,6 +458,20 @@ mod tests {
                 let mut f = [0; FEATURES];
                 features(&b, &mut f);
                 assert_eq!(f.to_vec(), features_naive(&b), "empties {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn both_sides_equal_reading_each_side() {
+        let mut rng = SplitMix64::new(12);
+        for e in (2..=59).step_by(3) {
+            for _ in 0..20 {
+                let b = random_position(&mut rng, e).board;
+                let (mut p, mut o) = ([0; FEATURES], [0; FEATURES]);
+                features_both(&b, &mut p, &mut o);
+                assert_eq!(p.to_vec(), features_naive(&b), "empties {e}");
+                assert_eq!(o.to_vec(), features_naive(&b.pass()), "empties {e}");
             }
         }
     }

@@ -5,7 +5,7 @@ use super::Search;
 use super::ordering::fastest_first;
 use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
-use crate::eval::{Evaluator, UNITS_PER_DISC};
+use crate::eval::{Evaluator, FeatureState, UNITS_PER_DISC};
 use arrayvec::ArrayVec;
 
 /// Below this depth moves are searched in square order: ordering costs more than it saves.
@@ -23,16 +23,32 @@ impl Search<'_> {
         beta: i32,
         depth: u32,
     ) -> i32 {
-        self.nodes += 1;
         if depth == 0 {
+            self.nodes += 1;
             return eval.evaluate(&b);
         }
+        // Read once here, then kept up to date move by move: the leaves only sum weights.
+        let state = FeatureState::new(&b);
+        self.midgame(eval, b, &state, alpha, beta, depth)
+    }
+
+    /// [`Search::search_midgame`] at `depth` > 0, with `s` the pattern state of `b`.
+    fn midgame(
+        &mut self,
+        eval: &Evaluator,
+        b: Board,
+        s: &FeatureState,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        self.nodes += 1;
         let moves = b.moves();
         if moves == 0 {
             if legal_moves(b.opponent, b.player) == 0 {
                 return b.final_score() * UNITS_PER_DISC;
             }
-            return -self.search_midgame(eval, b.pass(), -beta, -alpha, depth);
+            return -self.midgame(eval, b.pass(), &s.pass(), -beta, -alpha, depth);
         }
         let mut alpha = alpha;
         let mut best = i32::MIN + 1;
@@ -41,8 +57,8 @@ impl Search<'_> {
             while m != 0 {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
-                let v = -self.search_midgame(eval, child, -beta, -alpha, depth - 1);
+                let f = flips(b.player, b.opponent, sq);
+                let v = -self.midgame_child(eval, &b, s, sq, f, -beta, -alpha, depth - 1);
                 if v > best {
                     best = v;
                     if v >= beta {
@@ -53,17 +69,19 @@ impl Search<'_> {
             }
             return best;
         }
-        let mut list: ArrayVec<(i32, Board), 64> = ArrayVec::new();
+        let mut list: ArrayVec<(i32, u32, Board), 64> = ArrayVec::new();
         let mut m = moves;
         while m != 0 {
             let sq = m.trailing_zeros() as usize;
             m &= m - 1;
             let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
-            list.push((fastest_first(&child, sq, 0, None, true), child));
+            list.push((fastest_first(&child, sq, 0, None, true), sq as u32, child));
         }
-        list.sort_unstable_by_key(|&(s, _)| -s);
-        for &(_, child) in &list {
-            let v = -self.search_midgame(eval, child, -beta, -alpha, depth - 1);
+        list.sort_unstable_by_key(|&(s, _, _)| -s);
+        for &(_, sq, child) in &list {
+            // The flipped discs: the opponent's before the move, the mover's after it.
+            let f = b.opponent & child.opponent;
+            let v = -self.midgame_child(eval, &b, s, sq as usize, f, -beta, -alpha, depth - 1);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -73,6 +91,29 @@ impl Search<'_> {
             }
         }
         best
+    }
+
+    /// The value, for its side to move, of the child of `b` (state `s`) after `sq`
+    /// flipping `f`, searched `depth` moves ahead. A leaf updates only the indices it sums.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn midgame_child(
+        &mut self,
+        eval: &Evaluator,
+        b: &Board,
+        s: &FeatureState,
+        sq: usize,
+        f: u64,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        if depth == 0 {
+            self.nodes += 1;
+            return eval.evaluate_features(&s.child_indices(sq, f), b.empty_count() - 1);
+        }
+        let child = b.play_with_flips(sq, f);
+        self.midgame(eval, child, &s.play(sq, f), alpha, beta, depth)
     }
 }
 
