@@ -103,11 +103,18 @@ pub const ORDER_EVAL_MIN_EMPTIES: u32 = 13;
 /// 8 -> 142 M, 16 -> 141 M, 32 -> 155 M, 128 -> 310 M.
 pub const ORDER_EVAL_WEIGHT: i32 = 16;
 /// The evaluation ordering searches each child with a window from this many discs below
-/// the node's alpha upwards: a worse move only needs to be shown worse (not measured yet).
+/// the node's alpha upwards: a worse move only needs to be shown worse. Chosen on FFO
+/// 40-49, one thread (nodes): 4 -> 770.0 M, 8 -> 750.8 M, 16 -> 741.8 M, 32 -> 741.3 M,
+/// 64 -> 743.0 M. Held out (`finale generate --seed 7007 --count 8 --empties 24-27 --play
+/// eval`, never tuned on): 4 -> 2 754 M, 16 -> 2 714 M, 32 -> 2 709 M, 64 -> 2 719 M.
 pub const ORDER_EVAL_MARGIN: i32 = 16;
 /// Depth of the ordering search at `n` empties: deeper where subtrees are bigger.
 /// FFO 40-49 (from 14 empties): (n - 14) / 2 up to 6 -> 856 M nodes; (n - 14) / 3 up to
-/// 6 or 4 -> 855 M (less time).
+/// 6 or 4 -> 855 M (less time). Measured again on deeper positions, since incremental
+/// evaluation made leaves cheaper: 24-27 empties (seed 7107, 8 positions, one thread): (n - 13) / 3 up to 6 ->
+/// 1 569 M; from 10 -> 1 568 M; from 16 -> 1 777 M; (n - 13) / 2 up to 6 -> 1 543 M, same
+/// time. 28-29 empties (seed 7128, 6 positions): (n - 13) / 3 up to 6 -> 9 035 M;
+/// (n - 13) / 2 up to 6 -> 9 053 M; up to 8 -> 9 529 M. Deeper ordering does not pay.
 pub const fn order_eval_depth(n: u32) -> u32 {
     let d = n.saturating_sub(ORDER_EVAL_MIN_EMPTIES) / 3;
     if d > 6 { 6 } else { d }
@@ -175,7 +182,10 @@ pub const MPC_SCHEDULE_MIN_EMPTIES: u32 = 20;
 /// exact solve of [`MPC_SCHEDULE_MIN_EMPTIES`] or more. Bench nodes (FFO 40-44 and random
 /// 15-20 empties), exact solves through passes at these levels: 73 % alone 307.1 M;
 /// 73-87 % 341.6 M; 73-95 % 405.5 M; the old rising passes (old t, width cap removed)
-/// 394.7 M, with the width cap 335.3 M.
+/// 394.7 M, with the width cap 335.3 M. Deeper, one thread (nodes): 24-27 empties
+/// (`finale generate --seed 7107 --count 8 --empties 24-27 --play eval`): 73 % alone
+/// 1 569 M, 73-87 % 1 714 M, 73-95 % 2 009 M, no quick pass 2 191 M; 28-29 empties
+/// (seed 7128, 6 positions): 73 % alone 9 035 M, 73-87 % 9 241 M.
 pub const MPC_GUESS_LEVEL: usize = 0;
 
 /// Bonus that puts the transposition table's best move first.
