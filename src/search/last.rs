@@ -7,7 +7,7 @@
 use super::Search;
 use crate::board::Board;
 use crate::board::last_flip::count_last_flips;
-use crate::board::moves::{NEIGHBOURS, flips, legal_moves};
+use crate::board::moves::{NEIGHBOURS, flips};
 
 /// Quadrant (0..4) of each square.
 const fn quadrant(sq: usize) -> u32 {
@@ -45,6 +45,26 @@ fn game_over_score(b: &Board) -> i32 {
 }
 
 impl Search<'_> {
+    /// The side to move of `b` has no move among the last empties. Not yet passed: the
+    /// opponent moves (`search_passed` searches the passed board; it finds the opponent's
+    /// moves itself, so no mobility is computed to detect the pass). Already passed:
+    /// neither side can move, the game is over. The passed board is counted as a node
+    /// only when it has a move, as the game-over check does not examine a position.
+    #[inline(always)]
+    fn pass_or_game_over<const PASSED: bool>(
+        &mut self,
+        b: &Board,
+        search_passed: impl FnOnce(&mut Self, Board) -> i32,
+    ) -> i32 {
+        if PASSED {
+            self.nodes -= 1;
+            // `b` is the passed board: its final score, negated by the caller.
+            game_over_score(b)
+        } else {
+            search_passed(self, b.pass())
+        }
+    }
+
     /// Solves a board with `n` <= 4 empties.
     pub(crate) fn solve_last(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         let mut e = b.empty();
@@ -59,13 +79,18 @@ impl Search<'_> {
                 game_over_score(&b)
             }
             1 => self.solve_last_1(b, sq[0]),
-            2 => self.solve_last_2(b, alpha, beta, sq[0], sq[1]),
-            3 => self.solve_last_3(b, alpha, beta, [sq[0], sq[1], sq[2]]),
-            _ => self.solve_last_4(b, alpha, beta, sq),
+            2 => self.solve_last_2::<false>(b, alpha, beta, sq[0], sq[1]),
+            3 => self.solve_last_3::<false>(b, alpha, beta, [sq[0], sq[1], sq[2]]),
+            _ => self.solve_last_4::<false>(b, alpha, beta, sq),
         }
     }
 
     /// One empty square `x`: the score follows from flip counts, no move is made.
+    ///
+    /// No lazy cut-off here: returning "nobody plays x" as an upper bound at or below alpha
+    /// when the side to move cannot play skips one flip count, but the looser fail-soft
+    /// bound costs nodes elsewhere; bench at one thread, 3 alternating runs (median):
+    /// 8 443 ms without, 8 423 ms with, and 251 770 176 nodes instead of 251 288 679.
     #[inline(always)]
     pub(crate) fn solve_last_1(&mut self, b: Board, x: usize) -> i32 {
         self.nodes += 1;
@@ -88,7 +113,7 @@ impl Search<'_> {
 
     /// Two empty squares.
     #[inline(always)]
-    pub(crate) fn solve_last_2(
+    pub(crate) fn solve_last_2<const PASSED: bool>(
         &mut self,
         b: Board,
         alpha: i32,
@@ -117,15 +142,13 @@ impl Search<'_> {
         if best > -65 {
             return best;
         }
-        let empties = (1u64 << x1) | (1u64 << x2);
-        if legal_moves(b.opponent, b.player) & empties != 0 {
-            return -self.solve_last_2(b.pass(), -beta, -alpha, x1, x2);
-        }
-        game_over_score(&b)
+        self.pass_or_game_over::<PASSED>(&b, |s, p| {
+            -s.solve_last_2::<true>(p, -beta, -alpha, x1, x2)
+        })
     }
 
     /// Three empty squares.
-    pub(crate) fn solve_last_3(
+    pub(crate) fn solve_last_3<const PASSED: bool>(
         &mut self,
         b: Board,
         alpha: i32,
@@ -144,7 +167,8 @@ impl Search<'_> {
             if NEIGHBOURS[x] & b.opponent != 0 {
                 let f = flips(b.player, b.opponent, x);
                 if f != 0 {
-                    let v = -self.solve_last_2(b.play_with_flips(x, f), -beta, -alpha, y, z);
+                    let v =
+                        -self.solve_last_2::<false>(b.play_with_flips(x, f), -beta, -alpha, y, z);
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -158,15 +182,11 @@ impl Search<'_> {
         if best > -65 {
             return best;
         }
-        let empties = (1u64 << sq[0]) | (1u64 << sq[1]) | (1u64 << sq[2]);
-        if legal_moves(b.opponent, b.player) & empties != 0 {
-            return -self.solve_last_3(b.pass(), -beta, -alpha, sq);
-        }
-        game_over_score(&b)
+        self.pass_or_game_over::<PASSED>(&b, |s, p| -s.solve_last_3::<true>(p, -beta, -alpha, sq))
     }
 
     /// Four empty squares.
-    pub(crate) fn solve_last_4(
+    pub(crate) fn solve_last_4<const PASSED: bool>(
         &mut self,
         b: Board,
         alpha: i32,
@@ -187,7 +207,8 @@ impl Search<'_> {
             if NEIGHBOURS[x] & b.opponent != 0 {
                 let f = flips(b.player, b.opponent, x);
                 if f != 0 {
-                    let v = -self.solve_last_3(b.play_with_flips(x, f), -beta, -alpha, rest);
+                    let v =
+                        -self.solve_last_3::<false>(b.play_with_flips(x, f), -beta, -alpha, rest);
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -201,10 +222,6 @@ impl Search<'_> {
         if best > -65 {
             return best;
         }
-        let empties = (1u64 << sq[0]) | (1u64 << sq[1]) | (1u64 << sq[2]) | (1u64 << sq[3]);
-        if legal_moves(b.opponent, b.player) & empties != 0 {
-            return -self.solve_last_4(b.pass(), -beta, -alpha, sq);
-        }
-        game_over_score(&b)
+        self.pass_or_game_over::<PASSED>(&b, |s, p| -s.solve_last_4::<true>(p, -beta, -alpha, sq))
     }
 }
