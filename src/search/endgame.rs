@@ -132,6 +132,7 @@ impl Search<'_> {
     /// ordering work, since at a cut node it usually cuts), then enhanced transposition
     /// cutoff over the other children, and only then the evaluation ordering of the rest.
     pub(crate) fn search_endgame(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        let nodes0 = self.nodes;
         self.nodes += 1;
         if self.should_stop() {
             return 0;
@@ -197,7 +198,9 @@ impl Search<'_> {
             }
         }
         if self.options.tt {
-            self.tt.store(&b, alpha0, beta, best, best_move, self.level);
+            let nodes = self.nodes - nodes0;
+            self.tt
+                .store(&b, alpha0, beta, best, best_move, self.level, nodes);
         }
         best
     }

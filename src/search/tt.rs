@@ -1,9 +1,17 @@
 //! Transposition table: bounds on the exact score of positions already searched.
 //!
 //! Entries hold the whole board (no hash collisions can give a foreign entry) and one data
-//! word: lower and upper bound, best move, number of empties, trust level, generation
-//! (entries of an older generation are dead: clearing is one increment) and date (the
-//! search that wrote it: older searches' entries are replaced first). The table is
+//! word: lower and upper bound, best move, trust level, generation (entries of an older
+//! generation are dead: clearing is one increment) and date (the search that wrote it:
+//! older searches' entries are replaced first). The rest of each 64-byte bucket holds each
+//! entry's cost, log2 of the nodes its search examined, and among entries of the same
+//! search the cheapest is replaced. Measured at one thread, nodes, against replacing the
+//! entry with fewest empties: FFO 50-52 (26-27 empties) with an 8 MB table, where the
+//! table is as full as 256 MB is at 30+ empties: 1 065.5 M against 1 088.3 M (-2.1 %);
+//! with 256 MB: 985.4 M against 989.6 M; FFO 40-49 with 256 MB: 747.3 M against 741.8 M
+//! (+0.7 %; the table is never full there). A second best move per entry (the previous
+//! best, searched right after the first) was measured too and left out: 749.5 M on FFO
+//! 40-49, and no change on FFO 50-52 at 8 or 256 MB. The table is
 //! built from atomics so one table can later be shared by all search threads; each entry
 //! is written as three words, the board words xored with a well-mixed hash of the data
 //! word (see `check`), so a reader that sees words of two different writes rejects the
@@ -52,12 +60,17 @@ struct Entry {
 
 const ENTRIES_PER_BUCKET: usize = 2;
 
-/// Two entries on one 64-byte cache line.
+/// Two entries on one 64-byte cache line, and in the rest of the line the cost of each
+/// entry's search (log2 of its nodes) for replacement. The cost is not covered by the
+/// check: a torn or stale cost only changes which entry is replaced.
 #[repr(align(64))]
 #[derive(Default)]
 struct Bucket {
     entries: [Entry; ENTRIES_PER_BUCKET],
+    costs: [AtomicU64; ENTRIES_PER_BUCKET],
 }
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
 // SAFETY: a bucket is atomics only; all zero is an empty bucket (generation 0 is never live).
 unsafe impl Zeroable for Bucket {}
@@ -68,7 +81,6 @@ mod data {
         lower: i32,
         upper: i32,
         best: u64,
-        empties: u32,
         generation: u8,
         level: u8,
         date: u8,
@@ -76,7 +88,6 @@ mod data {
         ((lower + 64) as u64)
             | (((upper + 64) as u64) << 8)
             | (best << 16)
-            | ((empties as u64) << 24)
             | ((generation as u64) << 32)
             | ((level as u64) << 40)
             | ((date as u64) << 48)
@@ -95,9 +106,6 @@ mod data {
     }
     pub const fn best(d: u64) -> u64 {
         (d >> 16) & 0xFF
-    }
-    pub const fn empties(d: u64) -> u32 {
-        ((d >> 24) & 0xFF) as u32
     }
     pub const fn generation(d: u64) -> u8 {
         ((d >> 32) & 0xFF) as u8
@@ -211,8 +219,10 @@ impl TranspositionTable {
     }
 
     /// Records that a search of `board` at `level` with window (`alpha`, `beta`) returned
-    /// `score` (fail-soft), with `best_move` the move that produced it. Bounds of a more
-    /// trusted level already stored for the board are kept.
+    /// `score` (fail-soft), with `best_move` the move that produced it, after examining
+    /// `nodes` positions. Bounds of a more trusted level already stored for the board are
+    /// kept.
+    #[allow(clippy::too_many_arguments)]
     pub fn store(
         &self,
         board: &Board,
@@ -221,6 +231,7 @@ impl TranspositionTable {
         score: i32,
         best_move: Option<u8>,
         level: u8,
+        nodes: u64,
     ) {
         let (mut lower, mut upper) = if score <= alpha {
             (-64, score)
@@ -231,9 +242,9 @@ impl TranspositionTable {
         };
         let generation = self.current_generation();
         let date = self.date.load(Relaxed) as u8;
-        let empties = board.empty_count();
         let bucket = self.bucket(board);
         let mut best = best_move.map_or(NO_MOVE, |m| m as u64);
+        let cost = 64 - nodes.leading_zeros() as u64;
 
         // The same position: merge the bounds, keep the old best move if none is new.
         let mut victim = None;
@@ -270,14 +281,15 @@ impl TranspositionTable {
                 victim = Some(k);
                 break;
             }
-            // Dead entries first, then older searches' entries, then the one with fewest
-            // empties (cheapest to redo).
+            // Dead entries first, then older searches' entries, then the one that cost
+            // fewest nodes (cheapest to redo).
+            let entry_cost = bucket.costs[k].load(Relaxed) as u32;
             let rank = if !live {
                 0
             } else if data::date(d) != date {
-                1 + data::empties(d)
+                1 + entry_cost
             } else {
-                100 + data::empties(d)
+                100 + entry_cost
             };
             if rank < victim_rank {
                 victim_rank = rank;
@@ -286,10 +298,11 @@ impl TranspositionTable {
         }
         let Some(k) = victim else { return };
         let e = &bucket.entries[k];
-        let d = data::pack(lower, upper, best, empties, generation, level, date);
+        let d = data::pack(lower, upper, best, generation, level, date);
         e.player_x.store(board.player ^ check(d), Relaxed);
         e.opponent_x.store(board.opponent ^ check(d), Relaxed);
         e.data.store(d, Relaxed);
+        bucket.costs[k].store(cost, Relaxed);
     }
 }
 
@@ -302,19 +315,19 @@ mod tests {
         let mut tt = TranspositionTable::new(1);
         let b = Board::START;
         assert_eq!(tt.probe(&b), None);
-        tt.store(&b, -10, 10, 12, Some(19), EXACT);
+        tt.store(&b, -10, 10, 12, Some(19), EXACT, 1000);
         let h = tt.probe(&b).unwrap();
         assert_eq!((h.lower, h.upper, h.best_move), (12, 64, Some(19)));
-        tt.store(&b, 11, 13, 12, None, EXACT);
+        tt.store(&b, 11, 13, 12, None, EXACT, 1000);
         let h = tt.probe(&b).unwrap();
         assert_eq!((h.lower, h.upper, h.best_move), (12, 12, Some(19)));
         // A less trusted result does not overwrite exact bounds; a more trusted one does.
-        tt.store(&b, -10, 10, -20, None, 0);
+        tt.store(&b, -10, 10, -20, None, 0, 1000);
         assert_eq!(tt.probe(&b).unwrap().lower, 12);
         let c = b.pass();
-        tt.store(&c, -10, 10, -20, Some(3), 0);
+        tt.store(&c, -10, 10, -20, Some(3), 0, 1000);
         assert_eq!(tt.probe(&c).unwrap().level, 0);
-        tt.store(&c, -10, 10, 4, Some(5), EXACT);
+        tt.store(&c, -10, 10, 4, Some(5), EXACT, 1000);
         let h = tt.probe(&c).unwrap();
         assert_eq!(
             (h.lower, h.upper, h.best_move, h.level),
@@ -326,25 +339,29 @@ mod tests {
     }
 
     #[test]
-    fn replacement_prefers_old_searches_then_few_empties() {
+    fn replacement_prefers_old_searches_then_cheap_entries() {
         // A one-bucket table: every board competes for the same two slots.
         let tt = TranspositionTable::new(0);
-        let deep = Board::START; // 60 empties
-        let shallow1 = Board::new(0x0000_00FF_FFFF_FFFF, 0xFF00_0000_0000_0000); // 16
-        let shallow2 = Board::new(0x0000_01FF_FFFF_FFFF, 0xFF00_0000_0000_0000); // 15
-        tt.store(&deep, -1, 1, 0, None, EXACT);
-        tt.store(&shallow1, -1, 1, 0, None, EXACT);
-        // Same search: the entry with fewer empties goes.
-        tt.store(&shallow2, -1, 1, 0, None, EXACT);
-        assert!(tt.probe(&deep).is_some());
-        assert!(tt.probe(&shallow1).is_none());
-        // A new search: the older entries go first, even a deep one.
+        let costly = Board::START;
+        let cheap1 = Board::new(0x0000_00FF_FFFF_FFFF, 0xFF00_0000_0000_0000);
+        let cheap2 = Board::new(0x0000_01FF_FFFF_FFFF, 0xFF00_0000_0000_0000);
+        tt.store(&costly, -1, 1, 0, None, EXACT, 1 << 30);
+        tt.store(&cheap1, -1, 1, 0, None, EXACT, 100);
+        // Same search: the entry that cost fewer nodes goes.
+        tt.store(&cheap2, -1, 1, 0, None, EXACT, 1000);
+        assert!(tt.probe(&costly).is_some());
+        assert!(tt.probe(&cheap1).is_none());
+        assert!(tt.probe(&cheap2).is_some());
+        // Now cheap2 (1000 nodes) is cheaper than costly, whatever the empties.
+        tt.store(&cheap1, -1, 1, 0, None, EXACT, 5000);
+        assert!(tt.probe(&costly).is_some() && tt.probe(&cheap2).is_none());
+        // A new search: the older entries go first, even a costly one.
         tt.new_search();
-        tt.store(&shallow1, -1, 1, 0, None, EXACT);
-        tt.store(&Board::START.pass(), -1, 1, 0, None, EXACT);
-        assert!(tt.probe(&shallow1).is_some());
+        tt.store(&cheap2, -1, 1, 0, None, EXACT, 1);
+        tt.store(&Board::START.pass(), -1, 1, 0, None, EXACT, 1);
+        assert!(tt.probe(&cheap2).is_some());
         assert!(tt.probe(&Board::START.pass()).is_some());
-        assert!(tt.probe(&deep).is_none() && tt.probe(&shallow2).is_none());
+        assert!(tt.probe(&costly).is_none() && tt.probe(&cheap1).is_none());
     }
 
     /// A torn entry (board words of one write, data word of a second write of the same
@@ -362,7 +379,7 @@ mod tests {
         // Two writes of the same search and level that differ in bounds and move. The
         // other fields are equal, so the xor of the data words depends only on these.
         let (v1, m1, v2, m2) = (12, 19u8, -4, 37u8);
-        let pack = |v: i32, m: u8| data::pack(v, v, m as u64, 30, 1, EXACT, 0);
+        let pack = |v: i32, m: u8| data::pack(v, v, m as u64, 1, EXACT, 0);
         let pattern = pack(v1, m1) ^ pack(v2, m2);
         assert!(
             pattern != 0 && pattern < 1 << 24,
@@ -385,7 +402,7 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a.empty_count(), b.empty_count());
 
-        tt.store(&a, -65, 65, v1, Some(m1), EXACT);
+        tt.store(&a, -65, 65, v1, Some(m1), EXACT, 1000);
         let h = tt.probe(&a).unwrap();
         assert_eq!((h.lower, h.upper, h.best_move), (v1, v1, Some(m1)));
         assert_eq!(tt.probe(&b), None);
@@ -396,7 +413,6 @@ mod tests {
             v2,
             v2,
             m2 as u64,
-            data::empties(d1),
             data::generation(d1),
             EXACT,
             data::date(d1),
@@ -441,7 +457,7 @@ mod tests {
         ] {
             // Stored once first, so that readers hit even if the writers run last.
             for (i, b) in boards[..n].iter().enumerate() {
-                tt.store(b, -65, 65, value(i), Some(best(i)), EXACT);
+                tt.store(b, -65, 65, value(i), Some(best(i)), EXACT, 1000);
             }
             let hits = AtomicU64::new(0);
             std::thread::scope(|scope| {
@@ -452,7 +468,7 @@ mod tests {
                         for k in 0..1_000_000usize {
                             let i = (k + t) % n;
                             if t % 2 == 0 {
-                                tt.store(&boards[i], -65, 65, value(i), Some(best(i)), EXACT);
+                                tt.store(&boards[i], -65, 65, value(i), Some(best(i)), EXACT, 1000);
                             } else if let Some(h) = tt.probe(&boards[i]) {
                                 local += 1;
                                 assert_eq!(
