@@ -7,6 +7,39 @@
 //! once (they notice at their next node of the endgame band, through the chain of split
 //! points above them, and give up without storing anything). Results never depend on the
 //! number of threads: every bound returned is a true bound, only the work done changes.
+//!
+//! # Measured here, and what changes for 16-64 cores
+//!
+//! On this 2-core machine kind the split costs little: FFO 40-59 exact needs 24.0 G nodes
+//! at one thread and 24.9 G at two (+3.8 %, results/deep/), and two threads ran FFO 40-49
+//! 1.82 times and FFO 40-54 1.90 times as fast as one, side by side
+//! (results/parallel/2026-11-23-*-threads-1-2*.csv). Two things here do not scale, and are
+//! what a many-core version changes; neither can be measured on 2 cores, so neither is
+//! built yet:
+//!
+//! - Waiting. `share_out` waits in `rayon::scope`: an owner whose siblings are all taken
+//!   steals any pending job, possibly from an unrelated split point, and returns only when
+//!   that job ends, so a cancelled or finished split point can wait on foreign work, and
+//!   its result (a cutoff, say) reaches its parent late. At 2 threads both cores stay busy
+//!   meanwhile and the cost is inside the +3.8 % above; with 64 threads the chains of
+//!   stolen work grow long. The change: a pool owned by the solver (one crossbeam deque
+//!   per thread), where an owner with nothing left helps only at split points below its
+//!   own (a "helpful master"), and a thread joins a split point by taking its next
+//!   sibling from the shared counter, as today.
+//! - When to split. Today every node of `SPLIT_MIN_EMPTIES` or more splits after its
+//!   eldest (`SPLIT_ELDERS` = 1). With many threads, splitting at a node that later cuts
+//!   wastes up to (threads - 1) siblings' work, so the split should wait for a prediction
+//!   that the node is an all-node: the eldest's value far below alpha, or the evaluation
+//!   ordering's best child far below alpha. At 2 threads that predictor was measured and
+//!   rejected (results/parallel/2026-11-23-split-margin-experiment.csv: splitting only when
+//!   the eldest fell M discs below alpha, else after two, lost time): the wasted work of
+//!   one helper is smaller than the idle time it saves. At 16+ threads the balance turns,
+//!   and the measurement to redo is the same experiment with the thread count as a
+//!   variable, on a many-core machine kind.
+//!
+//! Also for many cores: the table (shared, lock-free, one 64-byte bucket per probe) should
+//! grow with the threads (`--hash-mb`), and node counts are summed per split point, not
+//! per node, so counting does not contend.
 
 use super::Search;
 use super::endgame::Move;
