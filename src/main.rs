@@ -70,6 +70,10 @@ enum Command {
         #[arg(long, value_name = "OUT.svg")]
         svg: PathBuf,
     },
+    /// What the evaluation says of a position (OBF line or move sequence) or of every
+    /// position of a file, and of each legal move, in discs: statically or after a search
+    /// of --depth moves.
+    Eval(EvalArgs),
     /// Print reproducible positions (random or evaluation-guided play from the start) as
     /// OBF lines.
     Generate {
@@ -131,6 +135,34 @@ struct SolveArgs {
     threads: ThreadArgs,
     #[command(flatten)]
     common: CommonArgs,
+}
+
+#[derive(Args)]
+struct EvalArgs {
+    /// An OBF line (as for solve). One argument, or several joined with spaces.
+    #[arg(allow_hyphen_values = true, value_name = "POSITION")]
+    position: Option<String>,
+    /// The rest of the OBF line when given as several words.
+    #[arg(requires = "position", hide = true)]
+    more: Vec<String>,
+    /// Moves from the start position, e.g. f5d6c3d3c4.
+    #[arg(long, value_name = "SEQ", conflicts_with_all = ["position", "file"])]
+    moves: Option<String>,
+    /// An OBF file: evaluate every position in it.
+    #[arg(long, value_name = "F", conflicts_with = "position")]
+    file: Option<PathBuf>,
+    /// Moves to search ahead (0: the static evaluation); each legal move's child is
+    /// searched one move less.
+    #[arg(long, value_name = "D", default_value_t = 0, value_parser = parse_eval_depth)]
+    depth: u32,
+    /// Also write one row per position to this CSV (replaced whole, never half-written):
+    /// index, source, board, side, empties, depth, eval (discs), best_move, move_evals,
+    /// nodes.
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
+    /// Evaluation weights (default: the built-in weights/eval.bin).
+    #[arg(long, value_name = "FILE")]
+    eval: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -466,6 +498,14 @@ fn parse_depth(s: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("depth must be 0..={max}"))
 }
 
+/// Depth of `finale eval`: an evaluated search without a table grows fast, so 0..=12.
+fn parse_eval_depth(s: &str) -> Result<u32, String> {
+    s.parse()
+        .ok()
+        .filter(|&d| d <= 12)
+        .ok_or_else(|| format!("depth must be 0..=12, got '{s}'"))
+}
+
 fn parse_empties(s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("expected A-B or N with numbers 0..=60, got '{s}'");
     let (a, b) = s.split_once('-').unwrap_or((s, s));
@@ -587,7 +627,10 @@ fn main() -> ExitCode {
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     if let Some(flag) = unknown_solve_flag(&argv) {
-        eprintln!("error: unexpected argument '{flag}' found (see finale solve --help)");
+        eprintln!(
+            "error: unexpected argument '{flag}' found (see finale {} --help)",
+            argv[1]
+        );
         return ExitCode::from(2);
     }
     let cli = match Cli::try_parse() {
@@ -597,6 +640,7 @@ fn main() -> ExitCode {
     let mut stdout = std::io::stdout().lock();
     let outcome = match cli.command {
         Command::Solve(args) => solve(args, &mut stdout),
+        Command::Eval(args) => eval(args, &mut stdout),
         Command::Suite(args) => suite(args, &mut stdout),
         Command::Bench { threads } => {
             let n = threads.requested(1);
@@ -694,6 +738,21 @@ fn usage_error(e: clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+fn eval(args: EvalArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let input = if let Some(seq) = args.moves {
+        SolveInput::Moves(seq)
+    } else if let Some(file) = args.file {
+        SolveInput::File(file)
+    } else {
+        let first = args.position.unwrap_or_default();
+        let words: Vec<String> = std::iter::once(first).chain(args.more).collect();
+        SolveInput::Obf(words.join(" "))
+    };
+    let evaluator = load_eval(args.eval)?;
+    harness::evaluate::run_eval(&input, evaluator, args.depth, args.csv.as_deref(), out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let input = if let Some(seq) = args.moves {
         SolveInput::Moves(seq)
@@ -725,12 +784,13 @@ fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
 /// unknown flag given before the position read as the position. Finds such a flag: a word
 /// that looks like one and is not an option of `solve`.
 fn unknown_solve_flag(argv: &[String]) -> Option<String> {
-    if argv.get(1).map(String::as_str) != Some("solve") {
+    let sub = argv.get(1).map(String::as_str)?;
+    if !matches!(sub, "solve" | "eval") {
         return None;
     }
     let mut cmd = Cli::command();
     cmd.build(); // fills in --help and the number of values of each option
-    let solve = cmd.find_subcommand("solve")?;
+    let solve = cmd.find_subcommand(sub)?;
     let option = |word: &str| {
         let (name, has_value) = match word.split_once('=') {
             Some((n, _)) => (n, true),

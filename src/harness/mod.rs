@@ -9,6 +9,7 @@ pub mod calibrate;
 pub mod check;
 pub mod compare;
 pub mod csv_out;
+pub mod evaluate;
 pub mod format;
 pub mod generate;
 pub mod histogram;

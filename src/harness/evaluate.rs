@@ -1,0 +1,279 @@
+//! The `eval` command: what the evaluation says of a position and of each legal move, in
+//! discs, statically or after a shallow search. Analysts read it; it is also how the
+//! evaluation's error against exact scores is measured from outside (`--csv`).
+
+use super::solve::{Job, SolveInput, load};
+use crate::board::{Board, Color, Square};
+use crate::error::{Error, Result};
+use crate::eval::{Evaluator, UNITS_PER_DISC};
+use crate::search::midgame_value;
+use std::io::Write;
+use std::path::Path;
+
+/// The evaluation of one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Where the position came from and the position itself.
+    pub job: Job,
+    /// Moves searched ahead (0: the static evaluation; a forced pass is not counted).
+    pub depth: u32,
+    /// The position's value for the side to move, in evaluation units (1/128 disc); a
+    /// finished game's exact disc difference.
+    pub value: i32,
+    /// Each legal move with its value for the side to move (the child searched
+    /// `depth - 1` moves, at least 0), best first; empty when the side must pass or the
+    /// game is over. From depth 1 on, the first move's value is the position's value.
+    pub moves: Vec<(Square, i32)>,
+    /// Positions evaluated or searched, the moves' searches included.
+    pub nodes: u64,
+}
+
+/// Units to discs.
+pub fn discs(units: i32) -> f64 {
+    units as f64 / UNITS_PER_DISC as f64
+}
+
+/// The value of `board` `depth` moves ahead, and the nodes searched; a finished game is
+/// worth its exact disc difference at any depth.
+fn value_of(eval: &Evaluator, board: Board, depth: u32) -> (i32, u64) {
+    if board.is_game_over() {
+        (board.final_score() * UNITS_PER_DISC, 1)
+    } else {
+        midgame_value(eval, board, depth)
+    }
+}
+
+/// Evaluates `job`'s position with `eval`, `depth` moves ahead.
+pub fn evaluate(eval: &Evaluator, job: &Job, depth: u32) -> Evaluation {
+    let board = job.position.board;
+    let (value, mut nodes) = value_of(eval, board, depth);
+    let mut moves = Vec::new();
+    let mut m = board.moves();
+    while m != 0 {
+        let sq = Square::new(m.trailing_zeros() as u8).expect("a bit index is a square");
+        m &= m - 1;
+        let child = board.play(sq).expect("a legal move plays");
+        let (v, n) = value_of(eval, child, depth.saturating_sub(1));
+        nodes += n;
+        moves.push((sq, -v));
+    }
+    // Best first; equal values in square order.
+    moves.sort_by_key(|&(sq, v)| (-v, sq.index()));
+    Evaluation {
+        job: job.clone(),
+        depth,
+        value,
+        moves,
+        nodes,
+    }
+}
+
+/// `+1.23` / `-0.50`: a value in discs for people.
+fn signed(units: i32) -> String {
+    format!("{:+.2}", discs(units))
+}
+
+/// The moves with their values, best first: `C4 +1.23, D3 -0.50`.
+fn moves_text(e: &Evaluation) -> String {
+    if e.moves.is_empty() {
+        return if e.job.position.board.is_game_over() {
+            "none (game over)".into()
+        } else {
+            "pass".into()
+        };
+    }
+    e.moves
+        .iter()
+        .map(|&(sq, v)| format!("{sq} {}", signed(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The report of one evaluation: a `key value` line per fact.
+pub fn report(e: &Evaluation) -> String {
+    let board = e.job.position.board;
+    let side = match e.job.position.side {
+        Color::Black => "X (black)",
+        Color::White => "O (white)",
+    };
+    let kind = if e.depth == 0 {
+        "static evaluation".to_string()
+    } else {
+        format!("{} moves ahead", e.depth)
+    };
+    format!(
+        "source    {}\nposition  {}\nempties   {}\nside      {}\ndepth     {} ({kind})\n\
+         eval      {} discs\nmoves     {}\nnodes     {}\n",
+        e.job.origin,
+        e.job.position,
+        board.empty_count(),
+        side,
+        e.depth,
+        signed(e.value),
+        moves_text(e),
+        e.nodes,
+    )
+}
+
+/// The CSV columns of `finale eval --csv`, one row per position.
+pub const CSV_HEADER: [&str; 10] = [
+    "index",
+    "source",
+    "board",
+    "side",
+    "empties",
+    "depth",
+    "eval",
+    "best_move",
+    "move_evals",
+    "nodes",
+];
+
+fn csv_row(index: usize, e: &Evaluation) -> [String; 10] {
+    let pos = &e.job.position;
+    [
+        index.to_string(),
+        e.job.origin.clone(),
+        pos.squares_string(),
+        pos.side.letter().to_string(),
+        pos.board.empty_count().to_string(),
+        e.depth.to_string(),
+        format!("{:.4}", discs(e.value)),
+        e.moves
+            .first()
+            .map_or(String::new(), |(sq, _)| sq.to_string()),
+        e.moves
+            .iter()
+            .map(|&(sq, v)| format!("{sq}:{:.4}", discs(v)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        e.nodes.to_string(),
+    ]
+}
+
+/// Where CSV rows go: a temporary file that replaces a regular file (or a new one) only
+/// when complete, or straight into a device or pipe (e.g. `/dev/stdout`), which a rename
+/// would replace.
+enum Sink {
+    Temp(tempfile::NamedTempFile),
+    Stream(std::fs::File),
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::Temp(f) => f.write(buf),
+            Sink::Stream(f) => f.write(buf),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::Temp(f) => f.flush(),
+            Sink::Stream(f) => f.flush(),
+        }
+    }
+}
+
+/// A CSV written whole or not at all (see [`Sink`]). Created before any work, so that an
+/// unwritable place is reported at once.
+struct CsvFile<'p> {
+    path: &'p Path,
+    writer: csv::Writer<Sink>,
+}
+
+impl<'p> CsvFile<'p> {
+    fn create(path: &'p Path) -> Result<Self> {
+        let write_err = |source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let sink = match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => Sink::Stream(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(write_err)?,
+            ),
+            _ => {
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                Sink::Temp(
+                    tempfile::Builder::new()
+                        .prefix(".finale-eval-")
+                        .suffix(".tmp")
+                        .tempfile_in(dir)
+                        .map_err(|e| {
+                            write_err(std::io::Error::new(
+                                e.kind(),
+                                "cannot create a file beside it",
+                            ))
+                        })?,
+                )
+            }
+        };
+        let mut f = CsvFile {
+            path,
+            writer: csv::Writer::from_writer(sink),
+        };
+        f.record(CSV_HEADER)?;
+        Ok(f)
+    }
+
+    fn record<I: IntoIterator<Item = T>, T: AsRef<[u8]>>(&mut self, row: I) -> Result<()> {
+        self.writer.write_record(row).map_err(|e| Error::Csv {
+            path: self.path.to_path_buf(),
+            source: e,
+        })
+    }
+
+    fn finish(self) -> Result<()> {
+        let path = self.path;
+        let err = |source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let sink = self
+            .writer
+            .into_inner()
+            .map_err(|e| err(std::io::Error::new(e.error().kind(), e.error().to_string())))?;
+        match sink {
+            Sink::Temp(tmp) => {
+                tmp.as_file().sync_all().map_err(err)?;
+                tmp.persist(path).map_err(|e| err(e.error))?;
+            }
+            Sink::Stream(mut f) => f.flush().map_err(err)?,
+        }
+        Ok(())
+    }
+}
+
+/// Evaluates every position of `input` `depth` moves ahead, prints each report to `out`
+/// and, with `csv`, writes one row per position there. All input is read first.
+pub fn run_eval(
+    input: &SolveInput,
+    eval: &Evaluator,
+    depth: u32,
+    csv: Option<&Path>,
+    out: &mut impl Write,
+) -> Result<Vec<Evaluation>> {
+    let jobs = load(input)?;
+    let mut file = csv.map(CsvFile::create).transpose()?;
+    let mut all = Vec::with_capacity(jobs.len());
+    for (i, job) in jobs.iter().enumerate() {
+        let e = evaluate(eval, job, depth);
+        if i > 0 {
+            writeln!(out).map_err(Error::Output)?;
+        }
+        write!(out, "{}", report(&e)).map_err(Error::Output)?;
+        if let Some(f) = &mut file {
+            f.record(csv_row(i + 1, &e))?;
+        }
+        all.push(e);
+    }
+    if let Some(f) = file {
+        f.finish()?;
+    }
+    Ok(all)
+}
