@@ -108,9 +108,59 @@ fn tiny_training(
             epochs: 60,
             ..Default::default()
         },
+        play_eval: None,
         threads,
     };
     train(&o, &mut std::io::sink(), None).expect("trains")
+}
+
+/// Mean squared error of `eval` on random 8-empty positions against the reference solver,
+/// and that of always answering 0 (the spread of the exact scores).
+fn error_against_reference(eval: &Evaluator) -> (f64, f64) {
+    let mut rng = Rng::new(77);
+    let (mut err, mut zero) = (0f64, 0f64);
+    for _ in 0..150 {
+        let p = r::random_position(&mut rng, 8);
+        let exact = r::solve(&p) as f64;
+        let e = eval.evaluate(&r::to_board(&p)) as f64 / finale::eval::UNITS_PER_DISC as f64;
+        err += (e - exact).powi(2);
+        zero += exact * exact;
+    }
+    (err, zero)
+}
+
+#[test]
+fn eval_play_training_with_conjugate_gradients_is_reproducible_and_learns() {
+    let run = |threads| {
+        let o = TrainOptions {
+            seed: 6,
+            games: 300,
+            exact_max_empties: 10,
+            label_depth: 4,
+            fit: FitOptions {
+                epochs: 40,
+                method: finale::train::fit::FitMethod::ConjugateGradient,
+                ..Default::default()
+            },
+            play_eval: Some(Evaluator::shipped().expect("built-in weights")),
+            threads,
+        };
+        train(&o, &mut std::io::sink(), None).expect("trains")
+    };
+    let (a, table) = run(1);
+    let (b, _) = run(2);
+    assert_eq!(
+        a.to_bytes(),
+        b.to_bytes(),
+        "same weights whatever the threads"
+    );
+    assert!(a.meta.contains("--fit cg --play eval"), "{}", a.meta);
+    let (err, zero) = error_against_reference(&Evaluator::from_weights(a.weights.clone()));
+    assert!(
+        err < 0.8 * zero,
+        "evaluation error {err} against {zero} for 0"
+    );
+    assert!(table.iter().any(|row| row.label == "exact" && row.test > 0));
 }
 
 #[test]
@@ -126,15 +176,8 @@ fn training_is_reproducible_learns_and_gives_a_symmetric_evaluation() {
     // It learnt: on held-out exact labels the evaluation beats always answering 0, whose
     // error is the spread of the labels. Checked against the reference solver.
     let eval = Evaluator::from_weights(a.weights.clone());
-    let mut rng = Rng::new(77);
-    let (mut err, mut zero) = (0f64, 0f64);
-    for _ in 0..150 {
-        let p = r::random_position(&mut rng, 8);
-        let exact = r::solve(&p) as f64;
-        let e = eval.evaluate(&r::to_board(&p)) as f64 / finale::eval::UNITS_PER_DISC as f64;
-        err += (e - exact).powi(2);
-        zero += exact * exact;
-    }
+    let (err, zero) = error_against_reference(&eval);
+    let mut rng = Rng::new(78);
     assert!(
         err < 0.8 * zero,
         "evaluation error {err} against {zero} for 0"
@@ -169,7 +212,7 @@ fn a_wrong_pattern_set_is_refused() {
         meta: String::new(),
         weights: vec![0; PHASES * PER_PHASE],
     };
-    let e = Evaluator::from_file(f, "x.bin").err().expect("refused");
+    let e = Evaluator::from_file(f, "x.bin").expect_err("refused");
     let msg = e.to_string();
     assert!(
         msg.starts_with("x.bin:") && msg.contains("pattern set 999"),

@@ -43,6 +43,12 @@ pub struct Evaluator {
     meta: String,
 }
 
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Evaluator(weights {:08x})", self.checksum)
+    }
+}
+
 impl Evaluator {
     /// Uses the weights of `file` (checked to match this build's patterns).
     pub fn from_file(file: WeightFile, origin: &str) -> Result<Evaluator, EvalError> {

@@ -2,11 +2,10 @@
 //! calibration sets, from uniformly random play or from play guided by the evaluation.
 
 use crate::board::Position;
-use crate::board::moves::flips;
 use crate::board::random::{SplitMix64, random_position};
 use crate::error::{Error, Result};
-use crate::eval::{Evaluator, UNITS_PER_DISC};
-use crate::search::midgame_value;
+use crate::eval::Evaluator;
+use crate::train::games::{EVAL_PLAY_RANDOM_OPENING_MAX, children, eval_play_choice};
 use std::io::Write;
 
 /// How the moves leading to a generated position are chosen.
@@ -19,16 +18,6 @@ pub enum Play<'a> {
     /// search of the evaluation judges it.
     Eval(&'a Evaluator),
 }
-
-/// Eval play: the first moves are random, a game-dependent number of them up to this, so
-/// that openings vary.
-const EVAL_PLAY_RANDOM_OPENING_MAX: u64 = 6;
-/// Eval play: depth of the search judging each move.
-const EVAL_PLAY_DEPTH: u32 = 2;
-/// Eval play: a move judged this many discs worse than the best is chosen e times less
-/// often than the best. At 3 discs about one move in four is not the search's choice,
-/// like a club player's game; the positions are neither random nor all alike.
-const EVAL_PLAY_TEMPERATURE_DISCS: f64 = 3.0;
 
 /// Writes `count` positions reached by `play` from the start (seeded by `seed`), cycling
 /// through `min_empties..=max_empties` empty squares, one OBF line each.
@@ -84,36 +73,11 @@ pub fn eval_play_position(rng: &mut SplitMix64, eval: &Evaluator, empties: u32) 
                 pos = pos.pass();
                 continue;
             }
-            let b = pos.board;
-            let mut children = Vec::with_capacity(moves.count_ones() as usize);
-            let mut m = moves;
-            while m != 0 {
-                let sq = m.trailing_zeros() as usize;
-                m &= m - 1;
-                children.push(b.play_with_flips(sq, flips(b.player, b.opponent, sq)));
-            }
+            let children = children(&pos.board, moves);
             let k = if ply < opening {
                 rng.below(children.len() as u64) as usize
             } else {
-                let values: Vec<f64> = children
-                    .iter()
-                    .map(|c| -midgame_value(eval, *c, EVAL_PLAY_DEPTH - 1).0 as f64)
-                    .collect();
-                let top = values.iter().cloned().fold(f64::MIN, f64::max);
-                let scale = EVAL_PLAY_TEMPERATURE_DISCS * UNITS_PER_DISC as f64;
-                let weights: Vec<f64> = values.iter().map(|v| ((v - top) / scale).exp()).collect();
-                // A uniform number in [0, total) from 53 random bits.
-                let total: f64 = weights.iter().sum();
-                let mut r = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
-                let mut k = weights.len() - 1;
-                for (i, w) in weights.iter().enumerate() {
-                    if r < *w {
-                        k = i;
-                        break;
-                    }
-                    r -= w;
-                }
-                k
+                eval_play_choice(rng, eval, &children)
             };
             pos = Position {
                 board: children[k],
@@ -131,6 +95,7 @@ pub fn eval_play_position(rng: &mut SplitMix64, eval: &Evaluator, empties: u32) 
 mod tests {
     use super::*;
     use crate::board::parse_obf_line;
+    use crate::search::midgame_value;
 
     fn empties_of(text: &str) -> Vec<u32> {
         text.lines()

@@ -19,7 +19,7 @@ use crate::eval::pattern::{
 use crate::eval::weights_file::WeightFile;
 use crate::search::{Solver, SolverOptions, midgame_value};
 use fit::{FitOptions, Row};
-use games::{Sample, play_game};
+use games::{Sample, play_eval_game, play_game};
 use rayon::prelude::*;
 use std::io::Write;
 
@@ -37,6 +37,9 @@ pub struct TrainOptions {
     pub label_depth: u32,
     /// Gradient fit settings.
     pub fit: FitOptions,
+    /// Games played by eval play with these weights (see [`games::eval_play_choice`]);
+    /// without, randomised fastest-first games.
+    pub play_eval: Option<&'static Evaluator>,
     /// Worker threads (the result does not depend on them).
     pub threads: usize,
 }
@@ -74,8 +77,16 @@ fn held_out(s: &Sample) -> bool {
 
 /// The command line that reproduces a run (recorded in the weight file).
 pub fn command_line(o: &TrainOptions) -> String {
+    let play = match o.play_eval {
+        Some(e) => format!(" --play eval (weights {:08x})", e.checksum()),
+        None => String::new(),
+    };
+    let fit = match o.fit.method {
+        fit::FitMethod::Jacobi => "",
+        fit::FitMethod::ConjugateGradient => " --fit cg",
+    };
     format!(
-        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {} --l2 {}",
+        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {} --l2 {}{fit}{play}",
         o.seed, o.games, o.exact_max_empties, o.label_depth, o.fit.epochs, o.fit.l2
     )
 }
@@ -112,7 +123,10 @@ pub fn train(
     let samples: Vec<Sample> = pool.install(|| {
         (0..o.games)
             .into_par_iter()
-            .flat_map_iter(|g| play_game(o.seed, g))
+            .flat_map_iter(|g| match o.play_eval {
+                Some(e) => play_eval_game(o.seed, g, e),
+                None => play_game(o.seed, g),
+            })
             .collect()
     });
     let mut by_empties: Vec<Vec<Sample>> = vec![Vec::new(); 61];
@@ -176,7 +190,13 @@ pub fn train(
             .filter(|r| !r.1)
             .map(|r| to_row(&r.2, &canon))
             .collect();
-        let rmse = fit::fit(&mut w, &fit_rows, o.fit);
+        let valid_rows: Vec<Row> = previous
+            .iter()
+            .chain(rows.iter())
+            .filter(|r| r.1)
+            .map(|r| to_row(&r.2, &canon))
+            .collect();
+        let (rmse, kept) = pool.install(|| fit::fit(&mut w, &fit_rows, &valid_rows, o.fit));
         let base = ph * PER_PHASE;
         for i in 0..PER_PHASE {
             let v = (w[canon[i] as usize] * UNITS_PER_DISC as f32).round();
@@ -237,7 +257,7 @@ pub fn train(
         out(
             log,
             format!(
-                "phase {ph:2} (empties {}-{}): {} positions, fit rmse {rmse:.2} discs ({:.1} s)",
+                "phase {ph:2} (empties {}-{}): {} positions, fit rmse {rmse:.2} discs after {kept} iterations ({:.1} s)",
                 empties[0],
                 empties[empties.len() - 1],
                 fit_rows.len(),
