@@ -778,31 +778,33 @@ fn usage_error(e: clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn eval(args: EvalArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
-    let input = if let Some(seq) = args.moves {
+/// What `solve` and `eval` read: a move sequence, a file, or a position in words.
+fn solve_input(
+    moves: Option<String>,
+    file: Option<PathBuf>,
+    position: Option<String>,
+    more: Vec<String>,
+) -> SolveInput {
+    if let Some(seq) = moves {
         SolveInput::Moves(seq)
-    } else if let Some(file) = args.file {
+    } else if let Some(file) = file {
         SolveInput::File(file)
     } else {
-        let first = args.position.unwrap_or_default();
-        let words: Vec<String> = std::iter::once(first).chain(args.more).collect();
+        let first = position.unwrap_or_default();
+        let words: Vec<String> = std::iter::once(first).chain(more).collect();
         SolveInput::Obf(words.join(" "))
-    };
+    }
+}
+
+fn eval(args: EvalArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let input = solve_input(args.moves, args.file, args.position, args.more);
     let evaluator = load_eval(args.eval)?;
     harness::evaluate::run_eval(&input, evaluator, args.depth, args.csv.as_deref(), out)?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
-    let input = if let Some(seq) = args.moves {
-        SolveInput::Moves(seq)
-    } else if let Some(file) = args.file {
-        SolveInput::File(file)
-    } else {
-        let first = args.position.unwrap_or_default();
-        let words: Vec<String> = std::iter::once(first).chain(args.more).collect();
-        SolveInput::Obf(words.join(" "))
-    };
+    let input = solve_input(args.moves, args.file, args.position, args.more);
     let timeouts = harness::run_solve(
         &input,
         args.common.mode.into(),

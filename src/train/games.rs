@@ -59,8 +59,34 @@ pub fn children(b: &Board, moves: u64) -> Vec<Board> {
 /// returns every position in it where the side to move has a legal move. Each game has
 /// its own generator, so games can be played in any order or in parallel.
 pub fn play_eval_game(seed: u64, game: u32, eval: &Evaluator) -> Vec<Sample> {
+    self_play(
+        seed,
+        game,
+        EVAL_PLAY_RANDOM_OPENING_MAX,
+        |rng, b, moves, opening| {
+            let children = children(b, moves);
+            let k = if opening {
+                rng.below(children.len() as u64) as usize
+            } else {
+                eval_play_choice(rng, eval, &children)
+            };
+            children[k]
+        },
+    )
+}
+
+/// Plays one game from the start: the first moves, a game-dependent number up to
+/// `opening_max`, are in the opening; `next` gets the generator, the board, its legal
+/// moves and whether the game is still in the opening, and returns the board after its
+/// move. Returns every position where the side to move has a legal move.
+fn self_play(
+    seed: u64,
+    game: u32,
+    opening_max: u64,
+    mut next: impl FnMut(&mut SplitMix64, &Board, u64, bool) -> Board,
+) -> Vec<Sample> {
     let mut rng = game_rng(seed, game);
-    let opening = rng.below(EVAL_PLAY_RANDOM_OPENING_MAX + 1);
+    let opening = rng.below(opening_max + 1);
     let mut b = Board::START;
     let mut out = Vec::with_capacity(60);
     let mut ply = 0;
@@ -74,13 +100,7 @@ pub fn play_eval_game(seed: u64, game: u32, eval: &Evaluator) -> Vec<Sample> {
             continue;
         }
         out.push(Sample { game, board: b });
-        let children = children(&b, moves);
-        let k = if ply < opening {
-            rng.below(children.len() as u64) as usize
-        } else {
-            eval_play_choice(&mut rng, eval, &children)
-        };
-        b = children[k];
+        b = next(&mut rng, &b, moves, ply < opening);
         ply += 1;
     }
 }
@@ -109,22 +129,8 @@ const RANDOM_OPENING_MAX: u64 = 16;
 /// side to move has a legal move. Each game has its own generator, so games can be played
 /// in any order or in parallel with the same result.
 pub fn play_game(seed: u64, game: u32) -> Vec<Sample> {
-    let mut rng = game_rng(seed, game);
-    let opening = rng.below(RANDOM_OPENING_MAX + 1);
-    let mut b = Board::START;
-    let mut out = Vec::with_capacity(60);
-    let mut ply = 0;
-    loop {
-        let moves = b.moves();
-        if moves == 0 {
-            if b.pass().moves() == 0 {
-                return out;
-            }
-            b = b.pass();
-            continue;
-        }
-        out.push(Sample { game, board: b });
-        let sq = if ply < opening || rng.below(100) < RANDOM_MOVE_PERCENT {
+    self_play(seed, game, RANDOM_OPENING_MAX, |rng, b, moves, opening| {
+        let sq = if opening || rng.below(100) < RANDOM_MOVE_PERCENT {
             let mut m = moves;
             for _ in 0..rng.below(u64::from(moves.count_ones())) {
                 m &= m - 1;
@@ -145,9 +151,8 @@ pub fn play_game(seed: u64, game: u32) -> Vec<Sample> {
             }
             best.1
         };
-        b = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
-        ply += 1;
-    }
+        b.play_with_flips(sq, flips(b.player, b.opponent, sq))
+    })
 }
 
 #[cfg(test)]
