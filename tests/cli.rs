@@ -665,6 +665,18 @@ fn bad_selectivity_and_weight_files_are_refused() {
         ]),
         &["--label-depth 2"],
     );
+    // Eval-play training games with weights that cannot be read: refused before any work.
+    assert_bad_input(
+        finale()
+            .args(["train", "--games", "10", "--play", "eval", "--play-eval"])
+            .arg(&path)
+            .args(["--out", "/tmp/never.bin"]),
+        &["w.bin", "magic"],
+    );
+    assert_bad_input(
+        finale().args(["train", "--fit", "newton", "--out", "/tmp/never.bin"]),
+        &["newton"],
+    );
 }
 
 #[test]
