@@ -197,15 +197,21 @@ struct TrainArgs {
     /// Also write every labelled position to this CSV.
     #[arg(long, value_name = "CSV")]
     data: Option<PathBuf>,
-    /// How the training games are played.
+    /// How the first generation's games are played (later generations: always by eval
+    /// play with the generation before's weights).
     #[arg(long, value_enum, default_value = "random")]
     play: TrainPlayArg,
-    /// Weights that play the games of `--play eval` (default: the built-in weights).
+    /// Weights that play the first generation's games with `--play eval` (default: the
+    /// built-in weights).
     #[arg(long, value_name = "PATH")]
     play_eval: Option<PathBuf>,
     /// How each phase's weights are fitted.
-    #[arg(long, value_enum, default_value = "jacobi")]
+    #[arg(long, value_enum, default_value = "cg")]
     fit: FitArg,
+    /// Generations: each after the first plays its games by eval play with the weights of
+    /// the one before (kept as OUT.genK until the end, and reused by a rerun).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=20))]
+    generations: u32,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -218,7 +224,8 @@ enum TrainPlayArg {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum FitArg {
-    /// A fixed number (--epochs) of Jacobi-style gradient steps (the shipped weights).
+    /// A fixed number (--epochs) of Jacobi-style gradient steps (the weights shipped
+    /// until 2026-11-24).
     Jacobi,
     /// Conjugate gradients, at most --epochs iterations, stopped where the error on the
     /// held-out games (numbered 9 mod 10) was lowest.
@@ -728,6 +735,7 @@ fn main() -> ExitCode {
                         }
                     },
                 },
+                generations: a.generations,
                 threads: a.threads.map_or_else(finale::search::cores, |t| t as usize),
             };
             harness::train::run_train(&options, &a.out, a.force, a.data.as_deref(), &mut stdout)

@@ -722,6 +722,66 @@ fn train_refuses_to_replace_weights_unless_forced() {
 }
 
 #[test]
+fn train_keeps_earlier_generations_until_the_end_and_reuses_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("w.bin");
+    let gen1 = dir.path().join("w.bin.gen1");
+    let args = [
+        "train",
+        "--games",
+        "40",
+        "--exact-max-empties",
+        "8",
+        "--epochs",
+        "5",
+        "--fit",
+        "cg",
+        "--generations",
+        "2",
+        "--threads",
+        "1",
+        "--force",
+        "--out",
+    ];
+    // Generation 1 alone, written where a two-generation run keeps its first generation.
+    let one = finale()
+        .args(&args[..args.len() - 6])
+        .args(["--generations", "1", "--threads", "1", "--out"])
+        .arg(&gen1)
+        .output()
+        .expect("runs");
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    let run = finale().args(args).arg(&out).output().expect("runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let log = String::from_utf8_lossy(&run.stderr);
+    // The file of the one-generation run records `--generations 1`, not the options of
+    // generation 1 of two (which record the same thing): it is reused.
+    assert!(log.contains("generation 1 of 2: kept from before"), "{log}");
+    assert!(!gen1.exists(), "generation files are removed at the end");
+    let first = fs::read(&out).expect("written");
+    // From nothing, the same bytes.
+    let again = finale().args(args).arg(&out).output().expect("runs");
+    assert!(again.status.success());
+    let log = String::from_utf8_lossy(&again.stderr);
+    assert!(log.contains("generation 1 of 2\n"), "{log}");
+    assert_eq!(fs::read(&out).expect("written"), first);
+    assert_bad_input(
+        finale()
+            .args(["train", "--generations", "0", "--out"])
+            .arg(&out),
+        &["--generations", "0"],
+    );
+}
+
+#[test]
 fn train_mpc_prints_a_table_and_the_model_and_refuses_bad_ranges() {
     let out = stdout_of(finale().args([
         "train-mpc",

@@ -8,7 +8,7 @@ use common::reference::{self as r, RefBoard, Rng};
 use finale::eval::pattern::{PER_PHASE, PHASES, flip_horizontal, flip_vertical, transpose};
 use finale::eval::{Evaluator, FeatureState};
 use finale::search::{EvalRef, Mode, SearchOptions, Solver, SolverOptions, midgame_value};
-use finale::train::{TrainOptions, fit::FitOptions, train};
+use finale::train::{TrainOptions, fit::FitOptions, generation_options, train, train_generations};
 
 /// Plain negamax to `depth` with the evaluation at the leaves (a forced pass not counted).
 fn negamax(eval: &Evaluator, b: &RefBoard, depth: u32) -> i32 {
@@ -109,6 +109,7 @@ fn tiny_training(
             ..Default::default()
         },
         play_eval: None,
+        generations: 1,
         threads,
     };
     train(&o, &mut std::io::sink(), None).expect("trains")
@@ -143,6 +144,7 @@ fn eval_play_training_with_conjugate_gradients_is_reproducible_and_learns() {
                 ..Default::default()
             },
             play_eval: Some(Evaluator::shipped().expect("built-in weights")),
+            generations: 1,
             threads,
         };
         train(&o, &mut std::io::sink(), None).expect("trains")
@@ -154,13 +156,108 @@ fn eval_play_training_with_conjugate_gradients_is_reproducible_and_learns() {
         b.to_bytes(),
         "same weights whatever the threads"
     );
-    assert!(a.meta.contains("--fit cg --play eval"), "{}", a.meta);
+    assert!(
+        a.meta
+            .contains("--fit cg --generations 1 --play eval (weights"),
+        "{}",
+        a.meta
+    );
     let (err, zero) = error_against_reference(&Evaluator::from_weights(a.weights.clone()));
     assert!(
         err < 0.8 * zero,
         "evaluation error {err} against {zero} for 0"
     );
     assert!(table.iter().any(|row| row.label == "exact" && row.test > 0));
+}
+
+#[test]
+fn generations_chain_each_one_on_the_weights_before_and_resume_from_a_saved_one() {
+    let o = TrainOptions {
+        seed: 8,
+        games: 120,
+        exact_max_empties: 8,
+        label_depth: 4,
+        fit: FitOptions {
+            epochs: 20,
+            method: finale::train::fit::FitMethod::ConjugateGradient,
+            ..Default::default()
+        },
+        play_eval: None,
+        generations: 2,
+        threads: 2,
+    };
+    // By hand: generation 1 plays random games, generation 2 plays by generation 1's
+    // weights.
+    let g1 = generation_options(&o, 1, None);
+    assert!(g1.play_eval.is_none() && g1.generations == 1);
+    let (first, _) = train(&g1, &mut std::io::sink(), None).expect("trains");
+    let e1 = Evaluator::from_weights(first.weights.clone());
+    let g2 = generation_options(&o, 2, Some(&e1));
+    assert_eq!(g2.play_eval.map(Evaluator::checksum), Some(e1.checksum()));
+    let (second, _) = train(&g2, &mut std::io::sink(), None).expect("trains");
+    assert!(first.weights != second.weights);
+
+    // The chained run gives the same weights, and hands generation 1 over to be kept.
+    let mut kept = Vec::new();
+    let (chained, table) = train_generations(
+        &o,
+        &mut std::io::sink(),
+        None,
+        &mut |_, _| None,
+        &mut |k, f| {
+            kept.push((k, f.clone()));
+            Ok(())
+        },
+    )
+    .expect("trains");
+    assert!(chained.weights == second.weights);
+    assert!(!table.is_empty());
+    assert!(
+        chained
+            .meta
+            .contains("--generations 2 --play random (generation 2 played by weights"),
+        "{}",
+        chained.meta
+    );
+    assert_eq!(kept.len(), 1);
+    assert!(kept[0].0 == 1 && kept[0].1.weights == first.weights);
+
+    // Resumed from a saved generation 1: it is used as it is, not trained again. A file
+    // with other metadata (made by other options) is not used.
+    let mut doctored = first.clone();
+    doctored.weights.iter_mut().for_each(|w| *w = -*w);
+    let mut trained = 0;
+    let (resumed, _) = train_generations(
+        &o,
+        &mut std::io::sink(),
+        None,
+        &mut |_, _| Some(doctored.clone()),
+        &mut |_, _| {
+            trained += 1;
+            Ok(())
+        },
+    )
+    .expect("trains");
+    assert_eq!(trained, 0, "generation 1 was taken from the saved file");
+    assert!(
+        resumed.weights != second.weights,
+        "and played its (altered) weights"
+    );
+    let mut other = first.clone();
+    other.meta.push_str(" --l2 9");
+    let (fresh, _) = train_generations(
+        &o,
+        &mut std::io::sink(),
+        None,
+        &mut |_, _| Some(other.clone()),
+        &mut |_, _| {
+            trained += 1;
+            Ok(())
+        },
+    )
+    .expect("trains");
+    assert_eq!(trained, 1, "a file of other options is trained again");
+    assert!(fresh.weights == second.weights);
 }
 
 #[test]

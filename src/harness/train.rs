@@ -1,10 +1,23 @@
 //! The `train` command: runs the training pipeline, prints the held-out error table and
 //! writes the weight file (never over an existing one unless asked).
+//!
+//! Each generation before the last is saved beside the output as `OUT.genK` as soon as it
+//! is trained, so that a run stopped later starts again from there (a saved generation is
+//! used only if its recorded command line is the one this run would train); they are
+//! removed once the output is written.
 
 use crate::error::{Error, Result};
-use crate::train::{TrainOptions, train};
+use crate::eval::weights_file::WeightFile;
+use crate::train::{TrainOptions, train_generations};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// Where generation `k` of a run writing `out` is kept until the run ends.
+pub fn generation_path(out: &Path, k: u32) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(format!(".gen{k}"));
+    PathBuf::from(name)
+}
 
 /// Trains with `options`, writes the weights to `out` (refusing to replace an existing file
 /// unless `force`) and, if `data` is given, every labelled position to that CSV.
@@ -31,10 +44,15 @@ pub fn run_train(
         None => None,
     };
     let mut log = std::io::stderr();
-    let (file, table) = train(
+    let (file, table) = train_generations(
         options,
         &mut log,
         data_file.as_mut().map(|w| w as &mut dyn Write),
+        &mut |k, _| WeightFile::load(&generation_path(out, k)).ok(),
+        &mut |k, f| {
+            let p = generation_path(out, k);
+            f.save(&p).map_err(|e| Error::Invalid(e.to_string()))
+        },
     )?;
     if let (Some(mut w), Some(p)) = (data_file, data) {
         w.flush().map_err(|source| Error::Write {
@@ -43,8 +61,12 @@ pub fn run_train(
         })?;
     }
     file.save(out).map_err(|e| Error::Invalid(e.to_string()))?;
+    for k in 1..options.generations {
+        // Only a leftover: the output holds the result.
+        let _ = std::fs::remove_file(generation_path(out, k));
+    }
     let o = |e| Error::Output(e);
-    writeln!(stdout, "# {}", crate::train::command_line(options)).map_err(o)?;
+    writeln!(stdout, "# {}", file.meta).map_err(o)?;
     writeln!(
         stdout,
         "empties,label,train,test,test_mae,test_rmse,train_rmse"

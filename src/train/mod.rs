@@ -25,7 +25,7 @@ use std::io::Write;
 
 /// Settings of a training run.
 #[derive(Clone, Debug)]
-pub struct TrainOptions {
+pub struct TrainOptions<'a> {
     /// Seed of the self-play games.
     pub seed: u64,
     /// Number of games (about one position per number of empties each).
@@ -37,9 +37,12 @@ pub struct TrainOptions {
     pub label_depth: u32,
     /// Gradient fit settings.
     pub fit: FitOptions,
-    /// Games played by eval play with these weights (see [`games::eval_play_choice`]);
-    /// without, randomised fastest-first games.
-    pub play_eval: Option<&'static Evaluator>,
+    /// Games of the first generation played by eval play with these weights (see
+    /// [`games::eval_play_choice`]); without, randomised fastest-first games.
+    pub play_eval: Option<&'a Evaluator>,
+    /// Generations (at least 1; [`train`] runs one): each after the first plays its games
+    /// by eval play with the weights of the one before.
+    pub generations: u32,
     /// Worker threads (the result does not depend on them).
     pub threads: usize,
 }
@@ -79,20 +82,89 @@ fn held_out(s: &Sample) -> bool {
 pub fn command_line(o: &TrainOptions) -> String {
     let play = match o.play_eval {
         Some(e) => format!(" --play eval (weights {:08x})", e.checksum()),
-        None => String::new(),
+        None => " --play random".into(),
     };
     let fit = match o.fit.method {
-        fit::FitMethod::Jacobi => "",
-        fit::FitMethod::ConjugateGradient => " --fit cg",
+        fit::FitMethod::Jacobi => "jacobi",
+        fit::FitMethod::ConjugateGradient => "cg",
     };
     format!(
-        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {} --l2 {}{fit}{play}",
-        o.seed, o.games, o.exact_max_empties, o.label_depth, o.fit.epochs, o.fit.l2
+        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {} --l2 {} --fit {fit} --generations {}{play}",
+        o.seed, o.games, o.exact_max_empties, o.label_depth, o.fit.epochs, o.fit.l2, o.generations
     )
 }
 
-/// Runs the whole pipeline and returns the weight file and the held-out error table.
-/// Progress lines go to `log`; `data`, if given, receives every labelled position as CSV.
+/// The options of generation `k` (from 1) of a run of `o.generations`: one generation,
+/// played by `o.play_eval` for the first and by `previous` (the weights of generation
+/// `k - 1`) after.
+pub fn generation_options<'a>(
+    o: &TrainOptions<'a>,
+    k: u32,
+    previous: Option<&'a Evaluator>,
+) -> TrainOptions<'a> {
+    TrainOptions {
+        play_eval: if k <= 1 { o.play_eval } else { previous },
+        generations: 1,
+        ..o.clone()
+    }
+}
+
+/// Runs every generation of `o` and returns the last one's weight file (its metadata is
+/// the whole run's command line) and error table. Before generation `k < o.generations`
+/// is trained, `saved(k, meta)` may hand back a file already made by the same options
+/// (its metadata equal to `meta`), which is used instead; `trained(k, file)` receives each
+/// earlier generation trained, so that a caller can keep it. `data` receives the last
+/// generation's labelled positions.
+pub fn train_generations(
+    o: &TrainOptions,
+    log: &mut dyn Write,
+    data: Option<&mut dyn Write>,
+    saved: &mut dyn FnMut(u32, &str) -> Option<WeightFile>,
+    trained: &mut dyn FnMut(u32, &WeightFile) -> Result<()>,
+) -> Result<(WeightFile, Vec<ErrorRow>)> {
+    if o.generations == 0 {
+        return Err(Error::Invalid(
+            "--generations 0: at least one generation is trained".into(),
+        ));
+    }
+    let mut previous: Option<Evaluator> = None;
+    for k in 1..o.generations {
+        let g = generation_options(o, k, previous.as_ref());
+        let meta = command_line(&g);
+        let file = match saved(k, &meta).filter(|f| f.meta == meta) {
+            Some(f) => {
+                writeln!(log, "generation {k} of {}: kept from before", o.generations)
+                    .map_err(Error::Output)?;
+                f
+            }
+            None => {
+                writeln!(log, "generation {k} of {}", o.generations).map_err(Error::Output)?;
+                let (f, _) = train(&g, log, None)?;
+                trained(k, &f)?;
+                f
+            }
+        };
+        previous = Some(Evaluator::from_weights(file.weights));
+    }
+    let last = generation_options(o, o.generations, previous.as_ref());
+    if o.generations > 1 {
+        writeln!(log, "generation {0} of {0}", o.generations).map_err(Error::Output)?;
+    }
+    let (mut file, table) = train(&last, log, data)?;
+    file.meta = match last.play_eval {
+        Some(e) if o.generations > 1 => format!(
+            "{} (generation {} played by weights {:08x})",
+            command_line(o),
+            o.generations,
+            e.checksum()
+        ),
+        _ => command_line(o),
+    };
+    Ok((file, table))
+}
+
+/// Runs one generation (whatever `o.generations` says) and returns the weight file and
+/// the held-out error table. Progress lines go to `log`; `data`, if given, receives every labelled position as CSV.
 pub fn train(
     o: &TrainOptions,
     log: &mut dyn Write,
