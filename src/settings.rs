@@ -152,18 +152,19 @@ pub const fn mpc_depth(n: u32) -> u32 {
 /// search at depth [`mpc_depth`]`(n)`) minus (exact score) at the nodes where a selective
 /// search tries probcut. Fitted by `finale train-mpc --from-search` on the fit set
 /// results/selectivity/fit-14-26.obf (never on the held-out set), 30 sampled probcut
-/// nodes per empties count from 8 to 22, 450 in all (results/selectivity/). The cells are
-/// noisy (+-1.5 discs on a mean), so the model pools them: the mean by parity of the
-/// empties (even -0.73, odd -3.14: the evaluation misjudges whose turn the last move
-/// is), sigma linear in the empties (9.267 - 0.065 n). Beyond the fitted range sigma is
-/// held at its value at 22 empties, not extrapolated. The plane fitted on self-play
-/// positions before (sigma about 7.4, mean taken as 0) made a 95 % solve give the exact
-/// score on 57 % of held-out positions.
-#[allow(clippy::approx_constant)] // a fitted mean that happens to lie near pi
-pub const MPC_MEAN_BY_PARITY: [f32; 2] = [-0.73, -3.14];
+/// nodes per empties count from 8 to 22, 450 in all, with the weights of 2026-11-24
+/// (results/selectivity/2026-11-24-train-mpc-from-search.csv). The cells are noisy
+/// (+-1.5 discs on a mean), so the model pools them: the mean by parity of the empties
+/// (even +0.135, odd -1.638: the evaluation still misjudges whose turn the last move is,
+/// half as much as the weights before, whose fit gave -0.73 and -3.14), sigma linear in
+/// the empties (10.557 - 0.166 n; before 9.267 - 0.065 n). Beyond the fitted range sigma
+/// is held at its value at 22 empties, not extrapolated. The plane fitted on self-play
+/// positions before that (sigma about 7.4, mean taken as 0) made a 95 % solve give the
+/// exact score on 57 % of held-out positions.
+pub const MPC_MEAN_BY_PARITY: [f32; 2] = [0.135, -1.638];
 /// See [`MPC_MEAN_BY_PARITY`]: sigma = `MPC_SIGMA[0] + MPC_SIGMA[1] * n`, n at most
 /// [`MPC_SIGMA_MAX_EMPTIES`].
-pub const MPC_SIGMA: [f32; 2] = [9.267, -0.065];
+pub const MPC_SIGMA: [f32; 2] = [10.5565, -0.1664];
 /// The highest empties count of the sigma fit; sigma stays at its value there above it.
 pub const MPC_SIGMA_MAX_EMPTIES: u32 = 22;
 /// The error model at `n` empties: (mean, sigma) in discs (see [`MPC_MEAN_BY_PARITY`]).
