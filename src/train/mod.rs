@@ -122,11 +122,7 @@ pub fn train_generations(
     saved: &mut dyn FnMut(u32, &str) -> Option<WeightFile>,
     trained: &mut dyn FnMut(u32, &WeightFile) -> Result<()>,
 ) -> Result<(WeightFile, Vec<ErrorRow>)> {
-    if o.generations == 0 {
-        return Err(Error::Invalid(
-            "--generations 0: at least one generation is trained".into(),
-        ));
-    }
+    check_options(o)?;
     let mut previous: Option<Evaluator> = None;
     for k in 1..o.generations {
         let g = generation_options(o, k, previous.as_ref());
@@ -163,13 +159,8 @@ pub fn train_generations(
     Ok((file, table))
 }
 
-/// Runs one generation (whatever `o.generations` says) and returns the weight file and
-/// the held-out error table. Progress lines go to `log`; `data`, if given, receives every labelled position as CSV.
-pub fn train(
-    o: &TrainOptions,
-    log: &mut dyn Write,
-    mut data: Option<&mut dyn Write>,
-) -> Result<(WeightFile, Vec<ErrorRow>)> {
+/// Refuses options no generation can train with, before any work or output.
+fn check_options(o: &TrainOptions) -> Result<()> {
     if o.label_depth < 4 {
         return Err(Error::Invalid(format!(
             "--label-depth {}: must be at least 4 (one phase), so that searches evaluate only fitted phases",
@@ -185,6 +176,22 @@ pub fn train(
     if o.games == 0 {
         return Err(Error::Invalid("--games 0: nothing to train on".into()));
     }
+    if o.generations == 0 {
+        return Err(Error::Invalid(
+            "--generations 0: at least one generation is trained".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs one generation (whatever `o.generations` says) and returns the weight file and
+/// the held-out error table. Progress lines go to `log`; `data`, if given, receives every labelled position as CSV.
+pub fn train(
+    o: &TrainOptions,
+    log: &mut dyn Write,
+    mut data: Option<&mut dyn Write>,
+) -> Result<(WeightFile, Vec<ErrorRow>)> {
+    check_options(o)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(o.threads.max(1))
         .build()
