@@ -6,11 +6,32 @@
 
 /// Highest number of empties searched without the transposition table (the shallow band,
 /// `search/shallow.rs`); above it `search/endgame.rs` probes, stores and sorts by
-/// fastest-first. Measured: 5 -> 667 M nodes 31.9 s; 6 -> 786 M nodes 29.3 s;
+/// fastest-first. With the local table (nodes of up to [`LOCAL_TABLE_MAX_EMPTIES`] probe
+/// a table in the core's cache), chosen on positions never tuned on (`finale generate
+/// --seed 8101 --count 10 --empties 23-26 --play eval`, one thread, alternating in one
+/// run): 5 -> 1 225 M nodes 52.2 s; 6 -> 1 358 M 51.7 s (before the local table: 6 ->
+/// 1 315 M 60.6 s). FFO 50-52: 5 -> 959 M 44.8 s; 6 -> 1 055 M 43.5 s. Fewer nodes at
+/// the same time: 5. Before the local table, when every probe went to memory, it was 6:
+/// 5 -> 667 M nodes 31.9 s; 6 -> 786 M nodes 29.3 s;
 /// 7 -> 965 M nodes 30.8 s. FFO 40-49 alternating, 5 against 6: nodes x0.863, time x1.086
 /// (95 % CI 1.040-1.134); random-18-24 nodes: 5 -> 3.82 G, 6 -> 4.44 G, 7 -> 5.62 G
 /// (results/README.md).
-pub const SHALLOW_MAX_EMPTIES: u32 = 6;
+pub const SHALLOW_MAX_EMPTIES: u32 = 5;
+
+/// Highest number of empties whose nodes use the searching thread's own small table
+/// (`search/local_table.rs`) instead of the shared one: a probe there stays in the core's
+/// cache. Before it, a quarter of the time at one thread went to probes of the 256 MB
+/// table (perf, FFO #50). Measured with [`LOCAL_TABLE_KB`] 1024 and the shallow band to 6,
+/// FFO 40-49 one thread, alternating in one run (nodes, time): up to 8 -> 696 M 25.9 s;
+/// 10 -> 712 M 25.1 s; 12 -> 730 M 24.5 s; 14 -> 750 M 24.8 s (no local table, the run
+/// before: 683 M, x1.14 the time of 10).
+pub const LOCAL_TABLE_MAX_EMPTIES: u32 = 12;
+/// Size of each thread's local table in KB: the L2 cache of this machine kind's Intel
+/// cores (4 MB; the AMD ones have less, and the table then lives in L3, still far nearer
+/// than memory). FFO 40-49 one thread (up to 12 empties): 256 -> 753 M nodes 24.4 s;
+/// 1024 -> 730 M 24.3 s; 4096 -> 711 M 24.3 s. FFO 50-52: 1024 -> 1 077 M 44.1 s;
+/// 4096 -> 1 055 M 43.5 s.
+pub const LOCAL_TABLE_KB: usize = 4096;
 
 /// Lowest number of empties at which enhanced transposition cutoff probes every child
 /// before searching (`search/etc.rs`); the children's buckets are prefetched while the

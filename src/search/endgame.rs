@@ -142,7 +142,7 @@ impl Search<'_> {
         }
         let (mut alpha, mut beta) = (alpha, beta);
         let mut tt_move = None;
-        if let Some(h) = self.options.tt.then(|| self.tt.probe(&b)).flatten() {
+        if let Some(h) = self.options.tt.then(|| self.table(n).probe(&b)).flatten() {
             tt_move = h.best_move;
             if h.level >= self.level {
                 if h.lower >= beta || h.lower == h.upper {
@@ -199,7 +199,7 @@ impl Search<'_> {
         }
         if self.options.tt {
             let nodes = self.nodes - nodes0;
-            self.tt
+            self.table(n)
                 .store(&b, alpha0, beta, best, best_move, self.level, nodes);
         }
         best
@@ -220,8 +220,8 @@ impl Search<'_> {
     ) -> Option<(i32, u8)> {
         let mut alpha = alpha;
         let etc = self.options.etc && self.options.tt && n >= ETC_MIN_EMPTIES;
-        let mut list = scored_moves(&b, moves, None, etc.then_some(self.tt));
-        if etc && let Some(cut) = self.etc_cutoff(&list, beta) {
+        let mut list = scored_moves(&b, moves, None, etc.then(|| self.table(n - 1)));
+        if etc && let Some(cut) = self.etc_cutoff(&list, beta, n) {
             return Some(cut);
         }
         if n >= ORDER_EVAL_MIN_EMPTIES

@@ -5,11 +5,12 @@ use super::Search;
 use super::endgame::MoveList;
 
 impl Search<'_> {
-    /// `Some((score, move))` when a child's stored upper bound `u` proves `-u >= beta`.
+    /// `Some((score, move))` when a child (of a node with `n` empties) has a stored upper bound `u` proves `-u >= beta`.
     #[inline]
-    pub(crate) fn etc_cutoff(&self, list: &MoveList, beta: i32) -> Option<(i32, u8)> {
+    pub(crate) fn etc_cutoff(&self, list: &MoveList, beta: i32, n: u32) -> Option<(i32, u8)> {
+        let table = self.table(n - 1);
         for mv in list {
-            if let Some(h) = self.tt.probe(&mv.child)
+            if let Some(h) = table.probe(&mv.child)
                 && h.level >= self.level
                 && -h.upper >= beta
             {

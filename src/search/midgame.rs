@@ -122,7 +122,11 @@ impl Search<'_> {
 pub fn midgame_value(eval: &Evaluator, board: Board, depth: u32) -> (i32, u64) {
     static NO_TABLE: std::sync::OnceLock<super::TranspositionTable> = std::sync::OnceLock::new();
     let tt = NO_TABLE.get_or_init(|| super::TranspositionTable::new(0));
-    let mut s = Search::new(tt, super::SearchOptions::default());
+    let options = super::SearchOptions {
+        tt: false,
+        ..super::SearchOptions::default()
+    };
+    let mut s = Search::new(tt, options);
     let v = s.search_midgame(eval, board, -i32::MAX, i32::MAX, depth);
     (v, s.nodes)
 }

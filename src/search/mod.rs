@@ -11,6 +11,7 @@
 mod endgame;
 mod etc;
 mod last;
+mod local_table;
 mod midgame;
 pub mod ordering;
 mod parallel;
@@ -28,7 +29,7 @@ pub use tt::TranspositionTable;
 
 use crate::board::Board;
 use crate::eval::Evaluator;
-use crate::settings::SHALLOW_MAX_EMPTIES;
+use crate::settings::{LOCAL_TABLE_MAX_EMPTIES, SHALLOW_MAX_EMPTIES};
 mod shallow;
 
 /// Switches that change search behaviour, for measuring their effect. Every one is on
@@ -110,6 +111,9 @@ const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// One thread's search: the shared table, its node count and options.
 pub(crate) struct Search<'a> {
     pub(crate) tt: &'a TranspositionTable,
+    /// This thread's small table for nodes of few empties (`local_table.rs`); none when
+    /// the search uses no table.
+    local: Option<local_table::LocalTable>,
     /// Threads that search the younger moves of one split node together (1: no
     /// splitting; see `parallel.rs`).
     pub(crate) split_workers: usize,
@@ -143,6 +147,9 @@ impl<'a> Search<'a> {
     pub(crate) fn new(tt: &'a TranspositionTable, options: SearchOptions) -> Self {
         Search {
             tt,
+            local: options
+                .tt
+                .then(|| local_table::LocalTable::of_this_thread(tt)),
             split_workers: 1,
             split: None,
             nodes: 0,
@@ -154,6 +161,16 @@ impl<'a> Search<'a> {
             stopped: false,
             timed_out: false,
             probcut_samples: None,
+        }
+    }
+
+    /// The table for boards of `n` empties: this thread's local table up to
+    /// `LOCAL_TABLE_MAX_EMPTIES`, the shared one above.
+    #[inline]
+    pub(crate) fn table(&self, n: u32) -> &TranspositionTable {
+        match &self.local {
+            Some(local) if n <= LOCAL_TABLE_MAX_EMPTIES => local.get(),
+            _ => self.tt,
         }
     }
 

@@ -130,17 +130,62 @@ pub struct TranspositionTable {
     generation: AtomicU64,
     /// Number of the current search (wrapping): replacement prefers older searches' entries.
     date: AtomicU64,
+    /// Changes whenever the table's contents are forgotten, and differs between tables:
+    /// a thread's local table (`local_table.rs`) is emptied when the epoch it last served
+    /// is no longer this.
+    epoch: AtomicU64,
+}
+
+/// Source of epochs: process-wide, so that no two tables or clears share one.
+static NEXT_EPOCH: AtomicU64 = AtomicU64::new(1);
+
+fn new_epoch() -> u64 {
+    NEXT_EPOCH.fetch_add(1, Relaxed)
 }
 
 impl TranspositionTable {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        TranspositionTable::new_kb(mb.saturating_mul(1 << 10))
+    }
+
+    /// A table of about `kb` kilobytes (at least one bucket).
+    pub(crate) fn new_kb(kb: usize) -> TranspositionTable {
+        let n = (kb.saturating_mul(1 << 10) / std::mem::size_of::<Bucket>()).max(1);
         TranspositionTable {
             buckets: ZeroedSlice::new(n),
             generation: AtomicU64::new(1),
             date: AtomicU64::new(0),
+            epoch: AtomicU64::new(new_epoch()),
         }
+    }
+
+    /// Identifies the table's current contents (see the field).
+    pub(crate) fn epoch(&self) -> u64 {
+        self.epoch.load(Relaxed)
+    }
+
+    /// Forgets every entry, as [`TranspositionTable::clear`], through a shared reference:
+    /// a thread's local table is reached through one. The rare full zeroing is done word
+    /// by word, which is slow only for big tables.
+    pub(crate) fn forget(&self) {
+        let g = self.generation.load(Relaxed) + 1;
+        if g > 255 {
+            for bucket in self.buckets.iter() {
+                for e in &bucket.entries {
+                    e.player_x.store(0, Relaxed);
+                    e.opponent_x.store(0, Relaxed);
+                    e.data.store(0, Relaxed);
+                }
+                for c in &bucket.costs {
+                    c.store(0, Relaxed);
+                }
+            }
+            self.generation.store(1, Relaxed);
+        } else {
+            self.generation.store(g, Relaxed);
+        }
+        self.epoch.store(new_epoch(), Relaxed);
     }
 
     /// Size in bytes.
@@ -158,6 +203,7 @@ impl TranspositionTable {
         } else {
             self.generation.store(g, Relaxed);
         }
+        self.epoch.store(new_epoch(), Relaxed);
     }
 
     /// Marks the start of a new search: entries written before stay usable but are the
