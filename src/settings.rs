@@ -35,13 +35,20 @@ pub const LOCAL_TABLE_KB: usize = 4096;
 
 /// Lowest number of empties at which enhanced transposition cutoff probes every child
 /// before searching (`search/etc.rs`); the children's buckets are prefetched while the
-/// moves are scored. Measured: 8 -> 786 M nodes 29.3 s; 12 -> 821 M nodes 32.4 s.
-pub const ETC_MIN_EMPTIES: u32 = 8;
+/// moves are scored. With the local table (children of up to 12 empties are probed in the
+/// core's cache), on the generated 23-26-empty set (`results/deep/local-table/`, one
+/// thread, one run): 8 -> 1 225 M nodes 53.5 s; 6 -> 1 211 M 53.7 s. Before it, when
+/// each probe went to memory: 8 -> 786 M nodes 29.3 s; 12 -> 821 M nodes 32.4 s (FFO).
+pub const ETC_MIN_EMPTIES: u32 = 6;
 
 /// Stability cutoff is tried only when alpha is at least this, by number of empties:
-/// a bound from stable discs can only fail low when alpha is high. Values follow the
-/// published Edax thresholds (DESIGN.md section 7: 8->14, 10->20, 15->30, 20->40, 24->48,
-/// 30->54), interpolated.
+/// a bound from stable discs can only fail low when alpha is high. Values are 8 discs
+/// below Edax's published thresholds (8->14, 10->20, 15->30, 20->40, 24->48, 30->54),
+/// interpolated. Measured with the local table on the generated 23-26-empty set
+/// (`results/deep/local-table/`, one thread, one run): Edax's values 1 225 M nodes
+/// 53.5 s; 8 below 1 208 M 53.2 s; 16 below 1 207 M 52.9 s; tried at every alpha 1 207 M
+/// 55.8 s. With ETC from 6 (above), FFO 40-49 against both unchanged: 592.5 M nodes
+/// 24.9 s against 638.5 M 25.2 s.
 pub const STABILITY_ALPHA_MIN: [i32; 65] = build_stability_thresholds();
 
 const fn build_stability_thresholds() -> [i32; 65] {
@@ -69,7 +76,8 @@ const fn build_stability_thresholds() -> [i32; 65] {
         if v > 64 {
             v = 64;
         }
-        t[e] = v;
+        // 8 discs below Edax's thresholds (see above).
+        t[e] = v - 8;
         e += 1;
     }
     t
