@@ -5,7 +5,8 @@ use super::Search;
 use super::endgame::MoveList;
 
 impl Search<'_> {
-    /// `Some((score, move))` when a child (of a node with `n` empties) has a stored upper bound `u` proves `-u >= beta`.
+    /// `Some((score, move))` when a child (of a node with `n` empties) has a stored upper
+    /// bound `u` that proves `-u >= beta`.
     #[inline]
     pub(crate) fn etc_cutoff(&self, list: &MoveList, beta: i32, n: u32) -> Option<(i32, u8)> {
         let table = self.table(n - 1);

@@ -4,7 +4,8 @@
 //! of the shared table there (and ETC's probes of every child) costs a memory access that
 //! the subtree cannot repay: with a table of hundreds of MB each one misses every cache.
 //! Their transpositions are local (a few moves played in another order), so a table of a
-//! few hundred KB per thread, which stays in that core's L2 cache, finds most of them.
+//! few MB per thread (`settings::LOCAL_TABLE_KB`), which stays in that core's cache,
+//! finds most of them.
 //! Entries are facts about a board (full board as key, bounds with their trust level),
 //! so a local table gives the same scores as the shared one; it is emptied when the
 //! shared table it works beside is cleared, so that one thread's node counts repeat.
@@ -12,7 +13,6 @@
 use super::TranspositionTable;
 use crate::settings::LOCAL_TABLE_KB;
 use std::cell::{Cell, OnceCell};
-use std::marker::PhantomData;
 
 thread_local! {
     /// This thread's table, made on its first search and freed when the thread ends.
@@ -21,12 +21,11 @@ thread_local! {
     static SERVED: Cell<u64> = const { Cell::new(0) };
 }
 
-/// The calling thread's local table. Not `Send`: it must stay on the thread whose table
-/// it points to, which keeps that table alive.
+/// The calling thread's local table. Neither `Send` nor `Sync` (a raw pointer): it must
+/// stay on the thread whose table it points to, which keeps that table alive.
 #[derive(Clone, Copy)]
 pub(crate) struct LocalTable {
     table: *const TranspositionTable,
-    _not_send: PhantomData<*const ()>,
 }
 
 impl LocalTable {
@@ -40,10 +39,7 @@ impl LocalTable {
             // SAFETY: as in `get`.
             unsafe { &*table }.forget();
         }
-        LocalTable {
-            table,
-            _not_send: PhantomData,
-        }
+        LocalTable { table }
     }
 
     /// The table.
