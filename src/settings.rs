@@ -232,6 +232,18 @@ pub const SPLIT_MIN_EMPTIES: u32 = 14;
 /// Moves a node searches alone before sharing out the rest (Young Brothers Wait: 1, the
 /// eldest). Same runs as above: 1 -> x1.045 nodes 18.17 s; 2 -> x1.114 nodes 19.48 s.
 pub const SPLIT_ELDERS: usize = 1;
+/// A node does not share out its younger moves while the evaluation ordering found one
+/// within this many discs of alpha (it may still cut off, and the helper's work on the
+/// others would be wasted); that move is searched alone first. The root does the same
+/// with each move's value from the last pass. Measured at 2 threads on three positions of
+/// `finale generate --seed 8303 --count 8 --empties 27-28 --play eval` (never tuned on
+/// before; 1 thread: 1 121 M, 694 M, 249 M nodes). Before: 1 627 M, 700 M, 260 M nodes
+/// and 84.2 s, 37 % of the first one's nodes spent on root moves searched beside one
+/// that reached beta (counted per split point). With the root predictor and 4 here:
+/// 1 116 M, 707 M, 256 M nodes, 62.0 s (alternating with the above in one run); with
+/// the root predictor only: 1 117 M, 772 M, 258 M nodes. At 0, 4, 8 and 16 (without the
+/// root predictor) the first position's nodes stayed within 1 %.
+pub const SPLIT_CUT_MARGIN: i32 = 4;
 
 /// `suite` with several threads solves runs of positions with fewer empties than this
 /// several at once, one thread each, instead of splitting each position: small trees have

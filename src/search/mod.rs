@@ -174,6 +174,12 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// True when boards of `n` empties use this thread's local table.
+    #[inline]
+    pub(crate) fn uses_local_table(&self, n: u32) -> bool {
+        self.local.is_some() && n <= LOCAL_TABLE_MAX_EMPTIES
+    }
+
     /// Gives up searching at `deadline`.
     pub(crate) fn set_deadline(&mut self, deadline: std::time::Instant) {
         self.deadline = Some(deadline);

@@ -1,11 +1,12 @@
 //! The root: solving modes, ties between best moves, the principal variation.
 
-use super::endgame::{scored_moves, select_next};
+use super::endgame::{MoveList, scored_moves, select_next};
 use super::tt::{EXACT, NARROW};
 use super::{Search, SearchOptions, TranspositionTable};
 use crate::board::{Board, Square};
 use crate::settings::{
     DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, MPC_GUESS_LEVEL, MPC_LEVELS, MPC_SCHEDULE_MIN_EMPTIES,
+    SPLIT_CUT_MARGIN,
 };
 use std::fmt;
 use std::sync::Mutex;
@@ -308,7 +309,8 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
         return r;
     }
     let tt_move = s.tt.probe(&board).and_then(|h| h.best_move);
-    let mut list = scored_moves(&board, moves, tt_move, None);
+    let mut list = MoveList::new();
+    scored_moves(&board, moves, tt_move, None, &mut list);
     for i in 0..list.len() {
         select_next(&mut list, i);
     }
@@ -319,6 +321,7 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
             child: mv.child,
             lower: if mode == Mode::Wld { -1 } else { -64 },
             upper: if mode == Mode::Wld { 1 } else { 64 },
+            prior: None,
         })
         .collect();
 
@@ -352,7 +355,7 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
             for k in passes {
                 s.level = k as u8 + 1;
                 for m in root.iter_mut() {
-                    (m.lower, m.upper) = (lo, hi);
+                    m.reset(lo, hi);
                 }
                 probe_until_exact(s, &mut root, n, mode, guess);
                 guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
@@ -363,7 +366,7 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
             if target == EXACT {
                 s.level = EXACT;
                 for m in root.iter_mut() {
-                    (m.lower, m.upper) = (lo, hi);
+                    m.reset(lo, hi);
                 }
                 probe_until_exact(s, &mut root, n, mode, guess);
             }
@@ -375,7 +378,7 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
                 guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
                 s.level = EXACT;
                 for m in root.iter_mut() {
-                    (m.lower, m.upper) = (lo, hi);
+                    m.reset(lo, hi);
                 }
             }
             probe_until_exact(s, &mut root, n, mode, guess);
@@ -455,6 +458,28 @@ struct RootMove {
     child: Board,
     lower: i32,
     upper: i32,
+    /// The move's value as the last pass left it (its proven lower bound, else its upper
+    /// bound), if that pass proved anything about it: orders the moves and predicts which
+    /// may reach beta.
+    prior: Option<i32>,
+}
+
+impl RootMove {
+    /// Forgets the bounds for a new pass within (`lo`, `hi`), keeping what they said as
+    /// the prior.
+    fn reset(&mut self, lo: i32, hi: i32) {
+        if self.lower > lo {
+            self.prior = Some(self.lower);
+        } else if self.upper < hi {
+            self.prior = Some(self.upper);
+        }
+        (self.lower, self.upper) = (lo, hi);
+    }
+
+    /// True when the last pass put this move within `SPLIT_CUT_MARGIN` of `beta`.
+    fn may_reach(&self, beta: i32) -> bool {
+        self.upper >= beta && self.prior.is_some_and(|p| p >= beta - SPLIT_CUT_MARGIN)
+    }
 }
 
 /// MTD(f) at the root with bounds kept per move: null-window probes "is the score at least
@@ -472,25 +497,28 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
     while lo < hi {
         let beta = g.clamp(lo + 1, hi);
         // Most promising first: best proven lower bound, then best upper bound.
-        root.sort_by_key(|m| (-m.lower, -m.upper));
+        root.sort_by_key(|m| (-m.lower, -m.upper, -m.prior.unwrap_or(-65)));
         let mut failed_high = false;
         let mut searched = false;
-        for (k, m) in root.iter_mut().enumerate() {
-            if m.upper < beta {
+        for k in 0..root.len() {
+            if root[k].upper < beta {
                 continue;
             }
-            if m.lower >= beta {
+            if root[k].lower >= beta {
                 failed_high = true;
                 break;
             }
-            if searched && s.can_split(n, 2) {
-                // The first move fell short: the others go to every thread.
+            if searched && s.can_split(n, 2) && !root[k..].iter().any(|m| m.may_reach(beta)) {
+                // The first move fell short, and the last pass expects no other to reach
+                // beta: the others go to every thread. (One that may reach it is searched
+                // alone first: a helper's work on the others would be wasted.)
                 failed_high = probe_shared(s, &mut root[k..], n, mode, beta);
                 if s.stopped {
                     return;
                 }
                 break;
             }
+            let m = &mut root[k];
             let r = class(mode, -s.search(m.child, -beta, -(beta - 1), n - 1));
             if s.stopped {
                 return;
@@ -609,7 +637,8 @@ fn principal_variation(
         }
         let n = b.empty_count();
         let tt_move = s.tt.probe(&b).and_then(|h| h.best_move);
-        let mut list = scored_moves(&b, moves, tt_move, None);
+        let mut list = MoveList::new();
+        scored_moves(&b, moves, tt_move, None, &mut list);
         let mut found = None;
         for i in 0..list.len() {
             select_next(&mut list, i);
