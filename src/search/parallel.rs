@@ -26,16 +26,17 @@
 //!   per thread), where an owner with nothing left helps only at split points below its
 //!   own (a "helpful master"), and a thread joins a split point by taking its next
 //!   sibling from the shared counter, as today.
-//! - When to split. Today every node of `SPLIT_MIN_EMPTIES` or more splits after its
-//!   eldest (`SPLIT_ELDERS` = 1). With many threads, splitting at a node that later cuts
-//!   wastes up to (threads - 1) siblings' work, so the split should wait for a prediction
-//!   that the node is an all-node: the eldest's value far below alpha, or the evaluation
-//!   ordering's best child far below alpha. At 2 threads that predictor was measured and
-//!   rejected (results/parallel/2026-11-23-split-margin-experiment.csv: splitting only when
-//!   the eldest fell M discs below alpha, else after two, lost time): the wasted work of
-//!   one helper is smaller than the idle time it saves. At 16+ threads the balance turns,
-//!   and the measurement to redo is the same experiment with the thread count as a
-//!   variable, on a many-core machine kind.
+//! - When to split. A node of `SPLIT_MIN_EMPTIES` or more splits after its eldest
+//!   (`SPLIT_ELDERS` = 1) unless the evaluation ordering found a younger move within
+//!   `SPLIT_CUT_MARGIN` of alpha; the root likewise unless a move's value in the last
+//!   pass is that near beta. Such a move may still cut, and a helper searching its
+//!   siblings meanwhile wastes all of it: at 2 threads, root moves shared out beside one
+//!   that reached beta were most of an 18 % node overhead on generated 27-28-empty
+//!   positions (results/deep/README.md). An earlier predictor (split only when the eldest
+//!   fell M discs below alpha) lost time at 2 threads
+//!   (results/parallel/2026-11-23-split-margin-experiment.csv). With many threads every
+//!   mispredicted split wastes (threads - 1) siblings' work, so the margin is to be
+//!   re-measured with the thread count as a variable on a many-core machine kind.
 //!
 //! Also for many cores: the table (shared, lock-free, one 64-byte bucket per probe) should
 //! grow with the threads (`--hash-mb`), and node counts are summed per split point, not
