@@ -239,11 +239,9 @@ mod tests {
 
     #[test]
     fn parity_sort_puts_lone_squares_first_in_order() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = crate::board::random::SplitMix64::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = rng.next_u64();
             let mut sq = [0usize; 4];
             let mut used = 0u64;
             for (k, s) in sq.iter_mut().enumerate() {
