@@ -212,6 +212,9 @@ struct TrainArgs {
     /// the one before (kept as OUT.genK until the end, and reused by a rerun).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=20))]
     generations: u32,
+    /// No progress bar (it is shown on stderr only when stderr is a terminal).
+    #[arg(long)]
+    no_progress: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -737,6 +740,7 @@ fn main() -> ExitCode {
                 },
                 generations: a.generations,
                 threads: a.threads.map_or_else(finale::search::cores, |t| t as usize),
+                progress: !a.no_progress,
             };
             harness::train::run_train(&options, &a.out, a.force, a.data.as_deref(), &mut stdout)
                 .map(|()| ExitCode::SUCCESS)

@@ -111,6 +111,7 @@ fn tiny_training(
         play_eval: None,
         generations: 1,
         threads,
+        progress: false,
     };
     train(&o, &mut std::io::sink(), None).expect("trains")
 }
@@ -146,6 +147,7 @@ fn eval_play_training_with_conjugate_gradients_is_reproducible_and_learns() {
             play_eval: Some(Evaluator::shipped().expect("built-in weights")),
             generations: 1,
             threads,
+            progress: false,
         };
         train(&o, &mut std::io::sink(), None).expect("trains")
     };
@@ -185,6 +187,7 @@ fn generations_chain_each_one_on_the_weights_before_and_resume_from_a_saved_one(
         play_eval: None,
         generations: 2,
         threads: 2,
+        progress: false,
     };
     // By hand: generation 1 plays random games, generation 2 plays by generation 1's
     // weights.

@@ -21,7 +21,8 @@ use crate::search::{Solver, SolverOptions, midgame_value};
 use fit::{FitOptions, Row};
 use games::{Sample, play_eval_game, play_game};
 use rayon::prelude::*;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
 
 /// Settings of a training run.
 #[derive(Clone, Debug)]
@@ -45,6 +46,9 @@ pub struct TrainOptions<'a> {
     pub generations: u32,
     /// Worker threads (the result does not depend on them).
     pub threads: usize,
+    /// Show a progress bar on stderr (games played, then positions labelled per phase)
+    /// when stderr is a terminal.
+    pub progress: bool,
 }
 
 /// One line of the held-out error table.
@@ -198,13 +202,19 @@ pub fn train(
         .map_err(|e| Error::Invalid(format!("cannot start {} threads: {e}", o.threads)))?;
     let out = |log: &mut dyn Write, s: String| writeln!(log, "{s}").map_err(Error::Output);
 
-    let start = std::time::Instant::now();
+    let start = Instant::now();
+    let bar = progress_bar(o.progress);
+    bar.set_length(o.games as u64);
+    bar.set_message("games played");
     let samples: Vec<Sample> = pool.install(|| {
         (0..o.games)
             .into_par_iter()
-            .flat_map_iter(|g| match o.play_eval {
-                Some(e) => play_eval_game(o.seed, g, e),
-                None => play_game(o.seed, g),
+            .flat_map_iter(|g| {
+                bar.inc(1);
+                match o.play_eval {
+                    Some(e) => play_eval_game(o.seed, g, e),
+                    None => play_game(o.seed, g),
+                }
             })
             .collect()
     });
@@ -233,8 +243,21 @@ pub fn train(
     let mut previous: Vec<(u32, bool, Labelled)> = Vec::new();
     let depth = o.label_depth;
     for ph in 0..PHASES {
+        let phase_start = Instant::now();
         let eval = Evaluator::from_weights(weights.clone());
         let empties: Vec<u32> = (0..=60).filter(|&e| phase(e) == ph).collect();
+        bar.reset();
+        bar.set_length(
+            empties
+                .iter()
+                .map(|&e| by_empties[e as usize].len() as u64)
+                .sum(),
+        );
+        bar.set_message(format!(
+            "positions of empties {}-{} labelled",
+            empties[0],
+            empties[empties.len() - 1]
+        ));
         let mut rows: Vec<(u32, bool, Labelled)> = Vec::new();
         for &e in &empties {
             let list = &by_empties[e as usize];
@@ -249,12 +272,18 @@ pub fn train(
                                     ..Default::default()
                                 })
                             },
-                            |solver, s| exact_value(solver, s.board) * UNITS_PER_DISC,
+                            |solver, s| {
+                                bar.inc(1);
+                                exact_value(solver, s.board) * UNITS_PER_DISC
+                            },
                         )
                         .collect()
                 } else {
                     list.par_iter()
-                        .map(|s| midgame_value(&eval, s.board, depth).0)
+                        .map(|s| {
+                            bar.inc(1);
+                            midgame_value(&eval, s.board, depth).0
+                        })
                         .collect()
                 }
             });
@@ -275,7 +304,15 @@ pub fn train(
             .filter(|r| r.1)
             .map(|r| to_row(&r.2, &canon))
             .collect();
+        let labels_s = phase_start.elapsed().as_secs_f64();
+        bar.set_message(format!(
+            "empties {}-{}: fitting {} positions",
+            empties[0],
+            empties[empties.len() - 1],
+            fit_rows.len()
+        ));
         let (rmse, kept) = pool.install(|| fit::fit(&mut w, &fit_rows, &valid_rows, o.fit));
+        let fit_s = phase_start.elapsed().as_secs_f64() - labels_s;
         let base = ph * PER_PHASE;
         for i in 0..PER_PHASE {
             let v = (w[canon[i] as usize] * UNITS_PER_DISC as f32).round();
@@ -336,7 +373,7 @@ pub fn train(
         out(
             log,
             format!(
-                "phase {ph:2} (empties {}-{}): {} positions, fit rmse {rmse:.2} discs after {kept} iterations ({:.1} s)",
+                "phase {ph:2} (empties {}-{}): {} positions, fit rmse {rmse:.2} discs after {kept} iterations (labels {labels_s:.1} s, fit {fit_s:.1} s; {:.1} s in all)",
                 empties[0],
                 empties[empties.len() - 1],
                 fit_rows.len(),
@@ -344,6 +381,7 @@ pub fn train(
             ),
         )?;
     }
+    bar.finish_and_clear();
     let file = WeightFile {
         pattern_set: PATTERN_SET,
         phases: PHASES as u32,
@@ -352,6 +390,20 @@ pub fn train(
         weights,
     };
     Ok((file, table))
+}
+
+/// A bar on stderr if `wanted` and stderr is a terminal, else a hidden one (so that logs
+/// and pipes get only the progress lines).
+fn progress_bar(wanted: bool) -> indicatif::ProgressBar {
+    if !(wanted && std::io::stderr().is_terminal()) {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}  {elapsed}  ETA {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 /// The exact score of `b` by null-window probes (MTD(f) from 0), the table carrying each
