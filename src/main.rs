@@ -131,6 +131,10 @@ struct SolveArgs {
     /// Give up on a position after SECONDS (reported as a timeout; exit code 1).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<Duration>,
+    /// Print each position as a diagram before solving it (X black, O white, `.` the
+    /// legal moves of the side to move).
+    #[arg(long)]
+    board: bool,
     #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
@@ -825,6 +829,7 @@ fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
             args.threads.oversubscribe,
         )?,
         args.time_limit,
+        args.board,
         out,
     )?;
     Ok(if timeouts > 0 {

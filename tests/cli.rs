@@ -860,3 +860,19 @@ fn train_mpc_from_search_samples_probcut_nodes_and_fits_them() {
         "{out}"
     );
 }
+
+#[test]
+fn solve_board_prints_the_diagram_before_the_report() {
+    let out = stdout_of(solve().args(["--board", PASSING]));
+    // Each row of the diagram is that row of the OBF squares (no legal move to mark: white
+    // must pass), row 1 first.
+    for (r, row) in PASSING.as_bytes()[..64].chunks(8).enumerate() {
+        let cells: Vec<String> = row.iter().map(|&c| (c as char).to_string()).collect();
+        let line = format!("{} {} {}\n", r + 1, cells.join(" "), r + 1);
+        assert!(out.contains(&line), "row {}: {out}", r + 1);
+    }
+    assert!(out.contains("O (white) to move, 0 legal moves"), "{out}");
+    let diagram = out.find("  a b c d e f g h").expect("a diagram");
+    let report = out.find("score     -38").expect("the score");
+    assert!(diagram < report, "{out}");
+}

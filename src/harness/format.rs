@@ -1,6 +1,6 @@
 //! Text forms shared by the solve report, the suite table and the CSV.
 
-use crate::board::Square;
+use crate::board::{Color, Position, Square};
 use crate::search::{Mode, PvMove};
 
 /// A score as reported: signed (`+18`, `+0`, `-4`); in wld the sign only (`+1`, `0`, `-1`).
@@ -23,6 +23,50 @@ pub fn wld_string(score: i32) -> String {
         0 => "draw (0)".into(),
         _ => "loss (-1)".into(),
     }
+}
+
+/// The board as a diagram, row 1 at the top as in OBF: `X` black, `O` white, `.` a legal
+/// move of the side to move, `-` another empty square; then the side to move and the disc
+/// counts.
+pub fn board_diagram(position: &Position) -> String {
+    let b = position.board;
+    let (black, white) = match position.side {
+        Color::Black => (b.player, b.opponent),
+        Color::White => (b.opponent, b.player),
+    };
+    let moves = b.moves();
+    let mut out = String::from("  a b c d e f g h\n");
+    for row in 0..8 {
+        out.push_str(&format!("{}", row + 1));
+        for col in 0..8 {
+            let bit = 1u64 << (row * 8 + col);
+            let c = if black & bit != 0 {
+                'X'
+            } else if white & bit != 0 {
+                'O'
+            } else if moves & bit != 0 {
+                '.'
+            } else {
+                '-'
+            };
+            out.push(' ');
+            out.push(c);
+        }
+        out.push_str(&format!(" {}\n", row + 1));
+    }
+    out.push_str("  a b c d e f g h\n");
+    let side = match position.side {
+        Color::Black => "X (black)",
+        Color::White => "O (white)",
+    };
+    out.push_str(&format!(
+        "{side} to move, {} legal moves; X {} O {}, {} empties\n",
+        moves.count_ones(),
+        black.count_ones(),
+        white.count_ones(),
+        b.empty_count()
+    ));
+    out
 }
 
 /// Squares separated by spaces: `G8 H4`.
@@ -50,6 +94,40 @@ pub fn pv_head(pv: &[PvMove], n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::parse_moves;
+
+    #[test]
+    fn start_position_diagram_marks_the_four_opening_moves() {
+        // Black to move from the start: d3, c4, f5 and e6 are legal (the rules of the game,
+        // written out by hand).
+        let start = parse_moves("").expect("start position");
+        let expected = "  a b c d e f g h\n\
+                        1 - - - - - - - - 1\n\
+                        2 - - - - - - - - 2\n\
+                        3 - - - . - - - - 3\n\
+                        4 - - . O X - - - 4\n\
+                        5 - - - X O . - - 5\n\
+                        6 - - - - . - - - 6\n\
+                        7 - - - - - - - - 7\n\
+                        8 - - - - - - - - 8\n\
+                        \x20 a b c d e f g h\n\
+                        X (black) to move, 4 legal moves; X 2 O 2, 60 empties\n";
+        assert_eq!(board_diagram(&start), expected);
+    }
+
+    #[test]
+    fn diagram_shows_white_to_move_after_f5() {
+        // After f5 (flipping e5) white moves, at d6, f4 or f6.
+        let p = parse_moves("f5").expect("f5 is legal");
+        let d = board_diagram(&p);
+        assert!(d.contains("5 - - - X X X - - 5"), "{d}");
+        assert!(d.contains("4 - - - O X . - - 4"), "{d}");
+        assert!(d.contains("6 - - - . - . - - 6"), "{d}");
+        assert!(
+            d.ends_with("O (white) to move, 3 legal moves; X 4 O 1, 59 empties\n"),
+            "{d}"
+        );
+    }
 
     #[test]
     fn scores() {

@@ -1,7 +1,7 @@
 //! The `solve` command: positions from an OBF line, a move sequence or a file, each solved
 //! and reported in full.
 
-use super::format::{move_scores_string, moves_string, score_string, wld_string};
+use super::format::{board_diagram, move_scores_string, moves_string, score_string, wld_string};
 use crate::board::{Color, Position, parse_moves, parse_position, read_obf_file};
 use crate::error::{Error, Result};
 use crate::search::{Mode, SolveResult, Solver, SolverOptions};
@@ -102,7 +102,8 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
 }
 
 /// Solves every position of `input` with one solver (table cleared in between), writing
-/// each report to `out` as it finishes, and returns how many positions reached
+/// each report to `out` as it finishes (after the board as a diagram, if `diagram`, written
+/// before the solve starts), and returns how many positions reached
 /// `time_limit` (each reported as a timeout). All input is read before the table is
 /// allocated.
 pub fn run_solve(
@@ -110,12 +111,19 @@ pub fn run_solve(
     mode: Mode,
     options: SolverOptions,
     time_limit: Option<Duration>,
+    diagram: bool,
     out: &mut impl Write,
 ) -> Result<usize> {
     let jobs = load(input)?;
     let mut solver = Solver::new(options);
     let mut timeouts = 0;
     for (i, job) in jobs.iter().enumerate() {
+        let sep = if i > 0 { "\n" } else { "" };
+        if diagram {
+            writeln!(out, "{sep}{}", board_diagram(&job.position))
+                .and_then(|()| out.flush())
+                .map_err(Error::Output)?;
+        }
         solver.clear();
         let text = match solver.solve_within(job.position.board, mode, time_limit) {
             Ok(result) => report(job, &result, solver.threads()),
@@ -132,7 +140,7 @@ pub fn run_solve(
                 )
             }
         };
-        let sep = if i > 0 { "\n" } else { "" };
+        let sep = if i > 0 && !diagram { "\n" } else { "" };
         write!(out, "{sep}{text}")
             .and_then(|()| out.flush())
             .map_err(Error::Output)?;
