@@ -7,7 +7,7 @@ use finale::batch::{BatchOptions, Shard};
 use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions, Variant, VariantKind};
 use finale::search::{EvalRef, Mode, SearchOptions, SolverOptions};
 use finale::settings::DEFAULT_HASH_MB;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -135,6 +135,13 @@ struct SolveArgs {
     /// legal moves of the side to move).
     #[arg(long)]
     board: bool,
+    /// Print a line per finished pass (level, score, best move, nodes, time, N/s) even
+    /// when stdout is not a terminal (it is shown on a terminal without this).
+    #[arg(long, conflicts_with = "quiet")]
+    progress: bool,
+    /// Print only the final report, no pass lines.
+    #[arg(long)]
+    quiet: bool,
     #[command(flatten)]
     threads: ThreadArgs,
     #[command(flatten)]
@@ -677,7 +684,9 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
-    let mut stdout = std::io::stdout().lock();
+    // Not locked for the whole command: solve's pass lines are written from a search
+    // thread while the main thread waits.
+    let mut stdout = std::io::stdout();
     let outcome = match cli.command {
         Command::Solve(args) => solve(args, &mut stdout),
         Command::Eval(args) => eval(args, &mut stdout),
@@ -819,7 +828,7 @@ fn eval(args: EvalArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+fn solve(args: SolveArgs, out: &mut (impl Write + Send)) -> finale::Result<ExitCode> {
     let input = solve_input(args.moves, args.file, args.position, args.more);
     let timeouts = harness::run_solve(
         &input,
@@ -830,6 +839,7 @@ fn solve(args: SolveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         )?,
         args.time_limit,
         args.board,
+        !args.quiet && (args.progress || std::io::stdout().is_terminal()),
         out,
     )?;
     Ok(if timeouts > 0 {

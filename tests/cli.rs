@@ -876,3 +876,41 @@ fn solve_board_prints_the_diagram_before_the_report() {
     let report = out.find("score     -38").expect("the score");
     assert!(diagram < report, "{out}");
 }
+
+#[test]
+fn solve_progress_prints_a_line_per_pass_before_the_report() {
+    // FFO #1 (published: G8, +18); its last pass is the exact one.
+    let out = stdout_of(solve().args(["--progress", FFO1]));
+    let header = out.find("   pass  score  best").expect("the pass table");
+    let report = out.find("source    argument").expect("the report");
+    assert!(header < report, "{out}");
+    let exact: Vec<&str> = out[..report]
+        .lines()
+        .filter(|l| l.trim_start().starts_with("exact"))
+        .collect();
+    assert_eq!(exact.len(), 1, "{out}");
+    let cols: Vec<&str> = exact[0].split_whitespace().collect();
+    assert_eq!(&cols[..3], &["exact", "+18", "G8"], "{out}");
+    // Not a terminal and not asked: the report alone; --quiet likewise.
+    for args in [vec![FFO1], vec!["--quiet", FFO1]] {
+        let out = stdout_of(solve().args(&args));
+        assert!(!out.contains("   pass  score"), "{out}");
+        assert!(out.starts_with("source    argument"), "{out}");
+    }
+    // The two switches contradict each other.
+    assert_bad_input(solve().args(["--progress", "--quiet", FFO1]), &["--quiet"]);
+}
+
+#[test]
+fn solve_progress_at_a_root_that_must_pass_reports_the_passed_side_score() {
+    // White has no move: every pass line is white's score (-38, independent minimax) with
+    // no move of its own.
+    let out = stdout_of(solve().args(["--progress", PASSING]));
+    let last = out
+        .lines()
+        .take_while(|l| !l.starts_with("source"))
+        .last()
+        .expect("a pass line");
+    let cols: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(&cols[..3], &["exact", "-38", "pass"], "{out}");
+}

@@ -4,7 +4,7 @@
 use super::format::{board_diagram, move_scores_string, moves_string, score_string, wld_string};
 use crate::board::{Color, Position, parse_moves, parse_position, read_obf_file};
 use crate::error::{Error, Result};
-use crate::search::{Mode, SolveResult, Solver, SolverOptions};
+use crate::search::{Mode, PassReport, SolveResult, Solver, SolverOptions};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -101,9 +101,31 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
     )
 }
 
+/// One finished pass as a line of the pass table: level, score, best move, nodes, time,
+/// nodes per second.
+pub fn pass_line(mode: Mode, p: &PassReport) -> String {
+    let level = match (p.probable, p.selectivity) {
+        (true, 100) => "narrow".to_string(),
+        (true, pct) => format!("{pct}%"),
+        (false, _) => "exact".to_string(),
+    };
+    let best = p.best.map_or_else(|| "pass".to_string(), |m| m.to_string());
+    format!(
+        "{level:>7} {:>6} {best:>5} {:>14} {:>10.3} {:>12.0}",
+        score_string(mode, p.score),
+        p.nodes,
+        p.time.as_secs_f64(),
+        p.nps()
+    )
+}
+
+/// The header of the pass table, aligned with [`pass_line`].
+pub const PASS_HEADER: &str = "   pass  score  best          nodes     time s          N/s";
+
 /// Solves every position of `input` with one solver (table cleared in between), writing
 /// each report to `out` as it finishes (after the board as a diagram, if `diagram`, written
-/// before the solve starts), and returns how many positions reached
+/// before the solve starts, and one line per finished pass as it finishes if
+/// `pass_lines`), and returns how many positions reached
 /// `time_limit` (each reported as a timeout). All input is read before the table is
 /// allocated.
 pub fn run_solve(
@@ -112,7 +134,8 @@ pub fn run_solve(
     options: SolverOptions,
     time_limit: Option<Duration>,
     diagram: bool,
-    out: &mut impl Write,
+    pass_lines: bool,
+    out: &mut (impl Write + Send),
 ) -> Result<usize> {
     let jobs = load(input)?;
     let mut solver = Solver::new(options);
@@ -125,13 +148,44 @@ pub fn run_solve(
                 .map_err(Error::Output)?;
         }
         solver.clear();
-        let text = match solver.solve_within(job.position.board, mode, time_limit) {
+        if pass_lines {
+            let sep = if i > 0 && !diagram { "\n" } else { "" };
+            writeln!(out, "{sep}{PASS_HEADER}")
+                .and_then(|()| out.flush())
+                .map_err(Error::Output)?;
+        }
+        let mut failed = None;
+        let mut on_pass = |p: &PassReport| {
+            if pass_lines && failed.is_none() {
+                failed = writeln!(out, "{}", pass_line(mode, p))
+                    .and_then(|()| out.flush())
+                    .err();
+            }
+        };
+        let solved = solver.solve_reporting(job.position.board, mode, time_limit, &mut on_pass);
+        if let Some(e) = failed {
+            return Err(Error::Output(e));
+        }
+        let text = match solved {
             Ok(result) => report(job, &result, solver.threads()),
             Err(t) => {
                 timeouts += 1;
+                let probable = match t.last_pass {
+                    Some(p) => format!(
+                        "probable  {}{} (the last pass finished before the limit), best {}\n",
+                        score_string(mode, p.score),
+                        if p.probable && p.selectivity < 100 {
+                            format!("@{}%", p.selectivity)
+                        } else {
+                            String::new()
+                        },
+                        p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
+                    ),
+                    None => String::new(),
+                };
                 format!(
                     "source    {}\nposition  {}\nempties   {}\nscore     timeout (gave up at the \
-                     time limit)\nnodes     {}\ntime      {:.6} s\n",
+                     time limit)\n{probable}nodes     {}\ntime      {:.6} s\n",
                     job.origin,
                     job.position,
                     job.position.board.empty_count(),
@@ -140,7 +194,11 @@ pub fn run_solve(
                 )
             }
         };
-        let sep = if i > 0 && !diagram { "\n" } else { "" };
+        let sep = if i > 0 && !diagram && !pass_lines {
+            "\n"
+        } else {
+            ""
+        };
         write!(out, "{sep}{text}")
             .and_then(|()| out.flush())
             .map_err(Error::Output)?;

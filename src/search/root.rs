@@ -242,7 +242,12 @@ impl Solver {
         self.tt.new_search();
         let (samples, _, _) = self.run(None, |s| {
             s.probcut_samples = Some((rate.max(1), Vec::new()));
-            solve_root(s, board, Mode::Exact, selectivity);
+            let mut none = |_: &PassReport| {};
+            let mut passes = Passes {
+                start: Instant::now(),
+                report: &mut none,
+            };
+            solve_root(s, board, Mode::Exact, selectivity, &mut passes);
             s.probcut_samples.take().map(|(_, v)| v).unwrap_or_default()
         });
         samples
@@ -255,18 +260,101 @@ impl Solver {
         mode: Mode,
         limit: Option<Duration>,
     ) -> Result<SolveResult, TimedOut> {
+        self.solve_reporting(board, mode, limit, &mut |_| {})
+    }
+
+    /// [`Solver::solve_within`], handing `on_pass` each pass at the root as it finishes
+    /// (the probable passes of rising selectivity, then the exact one); a solve stopped at
+    /// the time limit keeps the last finished pass in [`TimedOut::last_pass`].
+    pub fn solve_reporting(
+        &mut self,
+        board: Board,
+        mode: Mode,
+        limit: Option<Duration>,
+        on_pass: &mut (dyn FnMut(&PassReport) + Send),
+    ) -> Result<SolveResult, TimedOut> {
         let start = Instant::now();
         self.tt.new_search();
+        let mut last_pass = None;
+        let mut report = |p: &PassReport| {
+            last_pass = Some(*p);
+            on_pass(p);
+        };
+        let selectivity = self.options.search.selectivity;
         let (mut result, nodes, stopped) = self.run(limit.map(|l| start + l), |s| {
-            solve_root(s, board, mode, self.options.search.selectivity)
+            solve_root(
+                s,
+                board,
+                mode,
+                selectivity,
+                &mut Passes {
+                    start,
+                    report: &mut report,
+                },
+            )
         });
         let time = start.elapsed();
         if stopped {
-            return Err(TimedOut { nodes, time });
+            return Err(TimedOut {
+                nodes,
+                time,
+                last_pass,
+            });
         }
         result.nodes = nodes;
         result.time = time;
         Ok(result)
+    }
+}
+
+/// One finished pass at the root of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassReport {
+    /// Its selectivity in percent (100: exact; the narrow first-guess pass of an exact solve
+    /// reports 100 too, with `probable` set).
+    pub selectivity: u8,
+    /// Whether the score is only probable (a multi-probcut or narrow pass).
+    pub probable: bool,
+    /// The score it found, for the side to move at the root.
+    pub score: i32,
+    /// Its best move (`None` when the root has no move).
+    pub best: Option<Square>,
+    /// Nodes searched since the solve started, every thread's.
+    pub nodes: u64,
+    /// Time since the solve started.
+    pub time: Duration,
+}
+
+impl PassReport {
+    /// Nodes per second since the solve started.
+    pub fn nps(&self) -> f64 {
+        self.nodes as f64 / self.time.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Where the root hands its finished passes.
+struct Passes<'a> {
+    start: Instant,
+    report: &'a mut (dyn FnMut(&PassReport) + Send),
+}
+
+impl Passes<'_> {
+    /// Reports the pass just finished over `root`, unless the search was stopped in it.
+    fn finished(&mut self, s: &Search, root: &[RootMove]) {
+        if s.stopped {
+            return;
+        }
+        let Some(best) = root.iter().max_by_key(|m| m.lower) else {
+            return;
+        };
+        (self.report)(&PassReport {
+            selectivity: percent_of(s.level),
+            probable: s.level != EXACT,
+            score: best.lower,
+            best: Some(best.sq),
+            nodes: s.nodes,
+            time: self.start.elapsed(),
+        });
     }
 }
 
@@ -277,6 +365,8 @@ pub struct TimedOut {
     pub nodes: u64,
     /// Time spent.
     pub time: Duration,
+    /// The last pass that finished before the limit, if any: a probable answer.
+    pub last_pass: Option<PassReport>,
 }
 
 /// Score as reported in `mode`: the sign only for wld.
@@ -284,7 +374,13 @@ fn class(mode: Mode, v: i32) -> i32 {
     if mode == Mode::Wld { v.signum() } else { v }
 }
 
-fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> SolveResult {
+fn solve_root(
+    s: &mut Search,
+    board: Board,
+    mode: Mode,
+    selectivity: u8,
+    reports: &mut Passes,
+) -> SolveResult {
     let n = board.empty_count();
     let moves = board.moves();
     s.nodes += 1;
@@ -301,7 +397,21 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
                 selectivity: 100,
             };
         }
-        let mut r = solve_root(s, board.pass(), mode, selectivity);
+        // The passes of the position after the pass, seen from this side: no move here.
+        let start = reports.start;
+        let outer = &mut *reports.report;
+        let mut flip = |p: &PassReport| {
+            outer(&PassReport {
+                score: -p.score,
+                best: None,
+                ..*p
+            })
+        };
+        let mut inner = Passes {
+            start,
+            report: &mut flip,
+        };
+        let mut r = solve_root(s, board.pass(), mode, selectivity, &mut inner);
         r.score = -r.score;
         r.best_moves.clear();
         r.move_scores.clear();
@@ -358,6 +468,7 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
                     m.reset(lo, hi);
                 }
                 probe_until_exact(s, &mut root, n, mode, guess);
+                reports.finished(s, &root);
                 guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
                 if s.stopped {
                     break;
@@ -369,12 +480,14 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
                     m.reset(lo, hi);
                 }
                 probe_until_exact(s, &mut root, n, mode, guess);
+                reports.finished(s, &root);
             }
         } else {
             if n >= GUESS_MIN_EMPTIES && s.options.first_guess {
                 // A narrow search gives a first guess and fills the table with good moves.
                 s.level = NARROW;
                 probe_until_exact(s, &mut root, n, mode, 0);
+                reports.finished(s, &root);
                 guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
                 s.level = EXACT;
                 for m in root.iter_mut() {
@@ -382,6 +495,7 @@ fn solve_root(s: &mut Search, board: Board, mode: Mode, selectivity: u8) -> Solv
                 }
             }
             probe_until_exact(s, &mut root, n, mode, guess);
+            reports.finished(s, &root);
         }
     }
     let score = root
