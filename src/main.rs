@@ -267,6 +267,9 @@ struct SuiteArgs {
     /// too (variant `this`) unless --variant lists what this binary runs.
     #[arg(long, value_name = "PATH")]
     binary: Vec<PathBuf>,
+    /// No progress bar (it is shown on stderr only when stderr is a terminal).
+    #[arg(long)]
+    no_progress: bool,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -928,6 +931,7 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
             .collect::<finale::Result<_>>()?,
         threads,
         oversubscribe,
+        progress: !args.no_progress,
         csv: match args.csv {
             Some(path) => CsvTarget::Path(path),
             None => CsvTarget::Default(PathBuf::from("results")),

@@ -253,6 +253,13 @@ pub const SPLIT_CUT_MARGIN: i32 = 4;
 /// (results/parallel/2026-11-23-positions-at-once.md).
 pub const POSITIONS_AT_ONCE_MAX_EMPTIES: u32 = 19;
 
+/// Growth of a position's solve time per empty square, for the suite bar's ETA (each
+/// position counts as this to the power of its empties). Log-linear fit of time against
+/// empties over FFO 40-59 exact at 2 threads, 40 solves
+/// (results/eval/2026-11-24-ffo-40-59-2t-new-weights-side-by-side.csv): 1.29. Only the
+/// ETA uses it.
+pub const SUITE_ETA_GROWTH_PER_EMPTY: f64 = 1.29;
+
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 256;
 

@@ -914,3 +914,14 @@ fn solve_progress_at_a_root_that_must_pass_reports_the_passed_side_score() {
     let cols: Vec<&str> = last.split_whitespace().collect();
     assert_eq!(&cols[..3], &["exact", "-38", "pass"], "{out}");
 }
+
+#[test]
+fn suite_progress_bar_stays_off_a_pipe() {
+    // The bar is for terminals: piped stderr stays empty, so logs get only the table.
+    let (dir, path) = temp_file("bar.obf", &ffo_lines(2));
+    let out = suite_in(dir.path()).arg(&path).output().expect("runs");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let out = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.contains("of the work"), "{out}");
+}

@@ -13,7 +13,7 @@ use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{Error, Result};
 use crate::search::{Mode, SearchOptions, SolveResult, Solver, SolverOptions, search_threads};
 use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
@@ -37,6 +37,16 @@ pub struct SuiteOptions {
     pub repeat: u32,
     /// Variants to alternate; empty means this binary with `search`.
     pub variants: Vec<Variant>,
+    /// Show a progress bar on stderr (positions done, the current one, ETA) when stderr
+    /// is a terminal.
+    pub progress: bool,
+}
+
+/// The bar's work units for one solve of a position with `empties` empty squares: its
+/// expected time relative to a 20-empty one, in thousandths.
+fn eta_weight(empties: u32) -> u64 {
+    let g = crate::settings::SUITE_ETA_GROWTH_PER_EMPTY;
+    (g.powi(empties as i32 - 20) * 1000.0).ceil().max(1.0) as u64
 }
 
 /// One solved position of a suite.
@@ -268,13 +278,34 @@ pub fn run_suite(
     // Per variant: position key -> measurements, for the closing comparison.
     let mut measured: Vec<Run> = vec![Run::new(); variants.len()];
 
+    let repeat = options.repeat.max(1);
+    let solves = (variants.len() as u64) * repeat as u64;
+    let bar = if options.progress && std::io::stderr().is_terminal() {
+        let work: u64 = suites
+            .iter()
+            .flat_map(|(_, records)| records.iter())
+            .map(|r| eta_weight(r.position.board.empty_count()) * solves)
+            .sum();
+        let bar = indicatif::ProgressBar::new(work);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {percent:>3}% of the work  {msg}  {elapsed}  ETA {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let total: usize = suites.iter().map(|(_, r)| r.len()).sum();
+    let mut done = 0usize;
+
     let mut dist = Distribution::new();
     let print = |out: &mut dyn Write, text: &str| -> Result<()> {
         out.write_all(text.as_bytes())
             .and_then(|()| out.flush())
             .map_err(Error::Output)
     };
-    let repeat = options.repeat.max(1);
     // One finished solve: CSV row, table line, distribution, comparison, totals.
     let mut emit = |mut row: Row, v: usize, k: u32, info: &RunInfo, out: &mut dyn Write| {
         row.variant = variants[v].label.clone();
@@ -353,15 +384,27 @@ pub fn run_suite(
                         })
                         .collect()
                 });
+                bar.set_message(format!(
+                    "positions {}-{} of {total} (at once)",
+                    done + 1,
+                    done + small
+                ));
                 let results = solve_at_once(solvers, &records[i..i + small], options.mode);
                 for (j, result) in results.into_iter().enumerate() {
                     let row = checked_row(file, i + j + 1, &records[i + j], result);
-                    emit(row, 0, 1, &one_thread, &mut *out)?;
+                    bar.suspend(|| emit(row, 0, 1, &one_thread, &mut *out))?;
+                    bar.inc(eta_weight(records[i + j].position.board.empty_count()));
                 }
+                done += small;
                 i += small;
                 continue;
             }
             let record = &records[i];
+            done += 1;
+            bar.set_message(format!(
+                "position {done} of {total} ({} empties)",
+                record.position.board.empty_count()
+            ));
             for k in 1..=repeat {
                 // Alternate the order too, so neither variant always runs first.
                 let order: Vec<usize> = if k % 2 == 1 {
@@ -375,12 +418,14 @@ pub fn run_suite(
                         infos[v].git_rev = rev;
                     }
                     let row = checked_row(file, i + 1, record, result);
-                    emit(row, v, k, &infos[v], &mut *out)?;
+                    bar.suspend(|| emit(row, v, k, &infos[v], &mut *out))?;
+                    bar.inc(eta_weight(record.position.board.empty_count()));
                 }
             }
             i += 1;
         }
     }
+    bar.finish_and_clear();
     print(out, &format!("\n{}{}", summary.report(), dist.report()))?;
     if variants.len() == 2 {
         print(
@@ -460,6 +505,7 @@ mod tests {
         std::fs::write(&obf, format!("% comment\n{FFO1}\n\n{wrong}\n")).expect("write obf");
         let csv = dir.path().join("out.csv");
         let options = SuiteOptions {
+            progress: false,
             mode: Mode::Exact,
             hash_mb: 1,
             search: SearchOptions::default(),
@@ -509,6 +555,7 @@ mod tests {
         std::fs::write(&good, format!("{FFO1}\n")).expect("write");
         std::fs::write(&bad, format!("{FFO1}\nnot a board\n")).expect("write");
         let options = SuiteOptions {
+            progress: false,
             mode: Mode::Exact,
             hash_mb: 1,
             search: SearchOptions::default(),
