@@ -13,7 +13,7 @@ use crate::harness::suite::{Row, checked_row};
 use crate::search::{Mode, SearchOptions, Solver, SolverOptions};
 use crate::settings::OBF_MAX_LINE_BYTES;
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader, IsTerminal, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, mpsc};
@@ -417,18 +417,11 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
         })?;
     }
 
-    let progress = if options.progress && std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(todo);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} positions  {per_sec}  ETA {eta}  {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let progress = crate::progress::bar(
+        options.progress,
+        todo,
+        "{bar:40} {pos}/{len} positions  {per_sec}  ETA {eta}  {msg}",
+    );
 
     let info = RunInfo::current(1, options.hash_mb);
     let mut dist = Distribution::new();

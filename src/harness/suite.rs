@@ -13,7 +13,7 @@ use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{Error, Result};
 use crate::search::{Mode, SearchOptions, SolveResult, Solver, SolverOptions, search_threads};
 use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
@@ -280,23 +280,16 @@ pub fn run_suite(
 
     let repeat = options.repeat.max(1);
     let solves = (variants.len() as u64) * repeat as u64;
-    let bar = if options.progress && std::io::stderr().is_terminal() {
-        let work: u64 = suites
-            .iter()
-            .flat_map(|(_, records)| records.iter())
-            .map(|r| eta_weight(r.position.board.empty_count()) * solves)
-            .sum();
-        let bar = indicatif::ProgressBar::new(work);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {percent:>3}% of the work  {msg}  {elapsed}  ETA {eta}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let work: u64 = suites
+        .iter()
+        .flat_map(|(_, records)| records.iter())
+        .map(|r| eta_weight(r.position.board.empty_count()) * solves)
+        .sum();
+    let bar = crate::progress::bar(
+        options.progress,
+        work,
+        "{bar:40} {percent:>3}% of the work  {msg}  {elapsed}  ETA {eta}",
+    );
     let total: usize = suites.iter().map(|(_, r)| r.len()).sum();
     let mut done = 0usize;
 

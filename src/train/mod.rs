@@ -21,7 +21,7 @@ use crate::search::{Solver, SolverOptions, midgame_value};
 use fit::{FitOptions, Row};
 use games::{Sample, play_eval_game, play_game};
 use rayon::prelude::*;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::time::Instant;
 
 /// Settings of a training run.
@@ -203,8 +203,11 @@ pub fn train(
     let out = |log: &mut dyn Write, s: String| writeln!(log, "{s}").map_err(Error::Output);
 
     let start = Instant::now();
-    let bar = progress_bar(o.progress);
-    bar.set_length(o.games as u64);
+    let bar = crate::progress::bar(
+        o.progress,
+        o.games as u64,
+        "{bar:40} {pos}/{len} {msg}  {elapsed}  ETA {eta}",
+    );
     bar.set_message("games played");
     let samples: Vec<Sample> = pool.install(|| {
         (0..o.games)
@@ -390,20 +393,6 @@ pub fn train(
         weights,
     };
     Ok((file, table))
-}
-
-/// A bar on stderr if `wanted` and stderr is a terminal, else a hidden one (so that logs
-/// and pipes get only the progress lines).
-fn progress_bar(wanted: bool) -> indicatif::ProgressBar {
-    if !(wanted && std::io::stderr().is_terminal()) {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}  {elapsed}  ETA {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar
 }
 
 /// The exact score of `b` by null-window probes (MTD(f) from 0), the table carrying each
