@@ -17,6 +17,7 @@ pub mod board;
 pub mod error;
 pub mod eval;
 pub mod harness;
+pub mod interrupt;
 pub mod progress;
 pub mod search;
 pub mod settings;

@@ -833,22 +833,38 @@ fn eval(args: EvalArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
 
 fn solve(args: SolveArgs, out: &mut (impl Write + Send)) -> finale::Result<ExitCode> {
     let input = solve_input(args.moves, args.file, args.position, args.more);
-    let timeouts = harness::run_solve(
-        &input,
-        args.common.mode.into(),
-        args.common.solver_options(
+    let interrupt = on_signals()?;
+    let settings = harness::SolveSettings {
+        mode: args.common.mode.into(),
+        solver: args.common.solver_options(
             args.threads.requested(finale::search::cores()),
             args.threads.oversubscribe,
         )?,
-        args.time_limit,
-        args.board,
-        !args.quiet && (args.progress || std::io::stdout().is_terminal()),
-        out,
-    )?;
-    Ok(if timeouts > 0 {
+        time_limit: args.time_limit,
+        diagram: args.board,
+        pass_lines: !args.quiet && (args.progress || std::io::stdout().is_terminal()),
+        interrupt: interrupt.clone(),
+    };
+    let outcome = harness::run_solve(&input, &settings, out)?;
+    if let Some(cause) = outcome.stopped {
+        eprintln!(
+            "error: solve stopped by {cause}: {} solved, the one in progress reported with its \
+             last finished pass, {} not started",
+            outcome.solved, outcome.skipped
+        );
+        return Ok(ExitCode::from(interrupt.exit_code()));
+    }
+    Ok(if outcome.timeouts > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// The interrupt that SIGINT and SIGTERM set, for the commands that stop cleanly.
+fn on_signals() -> finale::Result<finale::interrupt::Interrupt> {
+    finale::interrupt::Interrupt::on_signals().map_err(|e| {
+        finale::Error::Invalid(format!("cannot install the SIGINT/SIGTERM handlers ({e})"))
     })
 }
 
@@ -936,8 +952,17 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
             Some(path) => CsvTarget::Path(path),
             None => CsvTarget::Default(PathBuf::from("results")),
         },
+        interrupt: on_signals()?,
     };
     let summary = harness::run_suite(&args.files, &options, out)?;
+    if let Some(why) = &summary.stopped {
+        eprintln!(
+            "error: suite stopped {why}; {} positions finished (their rows are in the table and \
+             the CSV)",
+            summary.positions
+        );
+        return Ok(ExitCode::from(options.interrupt.exit_code()));
+    }
     Ok(if summary.all_ok() {
         ExitCode::SUCCESS
     } else {
@@ -971,8 +996,18 @@ fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         search: solver.search,
         progress: !args.no_progress,
         fsync_every: Duration::from_secs_f64(args.fsync_every),
+        interrupt: on_signals()?,
     };
     let summary = finale::batch::run_batch(&options, out)?;
+    if let Some(cause) = summary.stopped {
+        eprintln!(
+            "error: batch stopped by {cause}: {} solves in progress given up and not written; \
+             {} is valid, run the same command to resume",
+            summary.interrupted,
+            options.out.display()
+        );
+        return Ok(ExitCode::from(options.interrupt.exit_code()));
+    }
     Ok(if summary.wrong > 0 {
         ExitCode::from(1)
     } else {

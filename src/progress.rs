@@ -14,5 +14,16 @@ pub fn bar(wanted: bool, len: u64, template: &str) -> ProgressBar {
     bar.set_style(
         ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    // Redrawn twice a second even while one long position is solved, so that the elapsed
+    // time and the current pass stay live.
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
     bar
+}
+
+/// The bar's work units for one solve of a position with `empties` empty squares: its
+/// expected time relative to a 20-empty one, in thousandths (growth per empty:
+/// [`SUITE_ETA_GROWTH_PER_EMPTY`](crate::settings::SUITE_ETA_GROWTH_PER_EMPTY)).
+pub fn work_of(empties: u32) -> u64 {
+    let g = crate::settings::SUITE_ETA_GROWTH_PER_EMPTY;
+    (g.powi(empties as i32 - 20) * 1000.0).ceil().max(1.0) as u64
 }

@@ -51,6 +51,109 @@ fn keys_of_file(file: &Path) -> HashSet<String> {
         .collect()
 }
 
+/// Waits until `out` has at least `lines` lines (header included).
+fn wait_for_lines(out: &Path, lines: usize) {
+    let start = Instant::now();
+    loop {
+        let written = std::fs::read_to_string(out)
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if written >= lines {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "batch made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Every row solved once and right, and every position of `input` there.
+fn check_complete(out: &Path, input: &Path) {
+    let all = rows(out);
+    let keys: Vec<&String> = all.iter().map(|r| &r["key"]).collect();
+    let unique: HashSet<String> = keys.iter().map(|k| k.to_string()).collect();
+    assert_eq!(keys.len(), unique.len(), "no position twice");
+    assert_eq!(unique, keys_of_file(input), "every position once");
+    for r in &all {
+        assert_eq!(r["status"], "solved");
+        assert_eq!(
+            r["ok"], "true",
+            "position {} scored {}",
+            r["index"], r["score"]
+        );
+    }
+}
+
+/// SIGINT or SIGTERM (as Ctrl-C or Slurm sends it) while two workers solve: the batch
+/// stops at once with the signal's exit code and a line saying how to resume, the output
+/// is a valid CSV of whole rows, and the same command then solves every other position,
+/// each exactly once.
+fn stopped_by(signal: i32, code: i32, name: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let input = suite("fforum-20-39.obf");
+    let (out_s, in_s) = (out.to_str().unwrap(), input.to_str().unwrap());
+    let child = Command::new(BIN)
+        .args(["batch", in_s, "--out", out_s, "--threads", "2"])
+        .args(["--hash-mb", "16", "--no-progress"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&out, 3);
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: kill only sends a signal to the child started above.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let start = Instant::now();
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "the batch took {:?} to stop",
+        start.elapsed()
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(code), "{err}");
+    assert!(err.contains(&format!("batch stopped by {name}")), "{err}");
+    assert!(err.contains("run the same command to resume"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains(&format!("stopped       by {name}")),
+        "{stdout}"
+    );
+    // Whole rows only: `rows` checks each has every column.
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.ends_with('\n'));
+    let before = rows(&out);
+    assert!(
+        (2..20).contains(&before.len()),
+        "stopped in the middle ({} rows)",
+        before.len()
+    );
+    assert!(before.iter().all(|r| r["status"] == "solved"));
+
+    let o = batch(&[in_s, "--out", out_s, "--threads", "2"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains(&format!("already done  {}", before.len())),
+        "{stdout}"
+    );
+    check_complete(&out, &input);
+}
+
+#[test]
+fn sigint_stops_a_batch_that_then_resumes_to_every_position_once() {
+    stopped_by(libc::SIGINT, 130, "SIGINT");
+}
+
+#[test]
+fn sigterm_stops_a_batch_that_then_resumes_to_every_position_once() {
+    stopped_by(libc::SIGTERM, 143, "SIGTERM");
+}
+
 #[test]
 fn killed_batch_resumes_with_every_position_once_and_right() {
     let dir = tempfile::tempdir().unwrap();
@@ -66,20 +169,7 @@ fn killed_batch_resumes_with_every_position_once_and_right() {
         .spawn()
         .unwrap();
     // Kill it (SIGKILL) once a few rows are written, while later ones are in flight.
-    let start = Instant::now();
-    loop {
-        let written = std::fs::read_to_string(&out)
-            .map(|t| t.lines().count())
-            .unwrap_or(0);
-        if written >= 4 {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "batch made no progress"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_lines(&out, 4);
     child.kill().unwrap();
     child.wait().unwrap();
     let before = rows(&out).len();
@@ -93,19 +183,7 @@ fn killed_batch_resumes_with_every_position_once_and_right() {
         "{stdout}"
     );
 
-    let all = rows(&out);
-    let keys: Vec<&String> = all.iter().map(|r| &r["key"]).collect();
-    let unique: HashSet<String> = keys.iter().map(|k| k.to_string()).collect();
-    assert_eq!(keys.len(), unique.len(), "no position twice");
-    assert_eq!(unique, keys_of_file(&input), "every position once");
-    for r in &all {
-        assert_eq!(r["status"], "solved");
-        assert_eq!(
-            r["ok"], "true",
-            "position {} scored {}",
-            r["index"], r["score"]
-        );
-    }
+    check_complete(&out, &input);
 }
 
 #[test]
@@ -1149,4 +1227,104 @@ fn threads_that_cannot_start_are_an_error() {
         "{err}"
     );
     assert_eq!(rows(&out).len(), 0, "the header, whole");
+}
+
+/// A position that reaches the time limit after its first (73 %) pass keeps status
+/// `timeout` and no exact answer, with that pass's score, level and move in their own
+/// columns; every row has the figures users compare engines by.
+#[test]
+fn a_timeout_row_carries_the_last_pass_as_a_probable_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.obf");
+    let ffo = std::fs::read_to_string(suite("fforum-40-59.obf")).unwrap();
+    let easy = std::fs::read_to_string(suite("fforum-1-19.obf")).unwrap();
+    // FFO #57 (30 empties): its 73 % pass takes about a second on one thread, the exact
+    // solve minutes. FFO #1 (14 empties) is solved at once.
+    let ffo57 = ffo.lines().nth(17).unwrap();
+    let text = format!("{ffo57}\n{}\n", easy.lines().next().unwrap());
+    std::fs::write(&input, &text).unwrap();
+    let out = dir.path().join("out.csv");
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--time-limit",
+        "4",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let header: Vec<String> = csv::Reader::from_path(&out)
+        .unwrap()
+        .headers()
+        .unwrap()
+        .iter()
+        .map(String::from)
+        .collect();
+    for column in [
+        "best_found_s",
+        "peak_mb",
+        "status",
+        "probable_score",
+        "probable_level",
+        "probable_move",
+    ] {
+        assert!(
+            header.iter().any(|h| h == column),
+            "no {column}: {header:?}"
+        );
+    }
+    let r = rows(&out);
+    let deep = r.iter().find(|r| r["empties"] == "30").unwrap();
+    assert_eq!(deep["status"], "timeout");
+    assert_eq!(
+        (deep["score"].as_str(), deep["best_moves"].as_str()),
+        ("", "")
+    );
+    assert_eq!(deep["probable_level"], "73%");
+    let score: i32 = deep["probable_score"].parse().unwrap();
+    assert!((-64..=64).contains(&score));
+    let position = finale::board::parse_obf_line(ffo57)
+        .unwrap()
+        .unwrap()
+        .position;
+    let mv = finale::board::Square::parse(&deep["probable_move"]).expect("a square");
+    assert!(position.board.play(mv).is_some(), "{mv} is legal");
+
+    let easy = r.iter().find(|r| r["empties"] == "14").unwrap();
+    assert_eq!(easy["status"], "solved");
+    assert_eq!(easy["probable_score"], "");
+    let time: f64 = easy["time_s"].parse().unwrap();
+    let found: f64 = easy["best_found_s"].parse().unwrap();
+    assert!(
+        (0.0..=time).contains(&found),
+        "found {found} s, time {time} s"
+    );
+    // The 16 MB table is written when cleared, so it is resident.
+    for row in &r {
+        let peak: f64 = row["peak_mb"].parse().unwrap();
+        assert!(peak >= 16.0, "peak {peak} MB");
+    }
+}
+
+/// An output written by a finale with other columns (here the 26 of the version before
+/// `best_found_s`, `peak_mb` and the probable columns) is refused, not appended to with
+/// rows of another width, and left as it was.
+#[test]
+fn an_output_of_another_version_is_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.csv");
+    let text = "index,file,empties,side,mode,score,best_moves,expected_score,expected_moves,ok,\
+                nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,profile,move_scores,key,board,\
+                variant,repeat,selectivity,status\n";
+    std::fs::write(&old, text).unwrap();
+    let input = suite("fforum-1-19.obf");
+    let o = batch(&[input.to_str().unwrap(), "--out", old.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("old.csv:1: a finale batch CSV of another version (26 columns"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), text);
 }

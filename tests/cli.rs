@@ -2,6 +2,8 @@
 //! naming the culprit with exit code 2 (never a panic); the good paths of `solve`, `suite`
 //! and `perft` print and write what they should.
 
+mod common;
+
 use assert_cmd::Command;
 use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
@@ -523,7 +525,10 @@ fn solve_time_limit_reports_a_timeout_and_exits_1() {
         .args(["--time-limit", "0.02"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("score     timeout"));
+        .stdout(predicate::str::contains("status    timeout"))
+        .stdout(predicate::str::contains(
+            "score     none (stopped at the time limit before any pass finished)",
+        ));
     // A limit that is not reached changes nothing: FFO #1's published score.
     solve()
         .arg(FFO1)
@@ -891,6 +896,15 @@ fn solve_progress_prints_a_line_per_pass_before_the_report() {
     assert_eq!(exact.len(), 1, "{out}");
     let cols: Vec<&str> = exact[0].split_whitespace().collect();
     assert_eq!(&cols[..3], &["exact", "+18", "G8"], "{out}");
+    // Then nodes, time, N/s and the start of the line, from the best move on, every move
+    // legal in turn (checked by the independent reference board).
+    assert_eq!(cols[6], "G8", "{out}");
+    let mut b = common::reference::parse(FFO1.split(';').next().unwrap());
+    for m in &cols[6..] {
+        let sq = finale::board::Square::parse(m).unwrap_or_else(|| panic!("square {m}"));
+        b = common::reference::play(&b, sq.index())
+            .unwrap_or_else(|| panic!("{m} illegal in {out}"));
+    }
     // Not a terminal and not asked: the report alone; --quiet likewise.
     for args in [vec![FFO1], vec!["--quiet", FFO1]] {
         let out = stdout_of(solve().args(&args));
@@ -913,6 +927,8 @@ fn solve_progress_at_a_root_that_must_pass_reports_the_passed_side_score() {
         .expect("a pass line");
     let cols: Vec<&str> = last.split_whitespace().collect();
     assert_eq!(&cols[..3], &["exact", "-38", "pass"], "{out}");
+    // Its line starts with the pass.
+    assert_eq!(cols[6], "pass", "{out}");
 }
 
 #[test]

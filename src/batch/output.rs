@@ -19,10 +19,16 @@ use std::time::{Duration, Instant};
 use super::key::parse_key;
 use crate::settings::BATCH_OUTPUT_CHECK_MS;
 
-/// The batch CSV columns: the suite's, then `status`.
+/// The batch CSV columns: the suite's, then `status` and, for a `timeout` row, the last
+/// finished pass as a probable answer (score, level such as `73%`, move).
 pub fn header() -> Vec<&'static str> {
     let mut h: Vec<&str> = crate::harness::HEADER.to_vec();
-    h.push("status");
+    h.extend([
+        "status",
+        "probable_score",
+        "probable_level",
+        "probable_move",
+    ]);
     h
 }
 
@@ -302,9 +308,19 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
         .map(String::from)
         .collect();
     if found != header() {
+        let ours = found.first().is_some_and(|c| c == "index") && found.iter().any(|c| c == "key");
         return Err(bad(
             1,
-            "the header is not a finale batch header (of this version)".into(),
+            if ours {
+                format!(
+                    "a finale batch CSV of another version ({} columns, this one writes {}); \
+                     finish it with the finale that started it, or give a new --out",
+                    found.len(),
+                    header().len()
+                )
+            } else {
+                "the header is not a finale batch header".into()
+            },
         ));
     }
     let key_col = header().iter().position(|&h| h == "key").unwrap_or(0);

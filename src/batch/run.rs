@@ -8,14 +8,16 @@ use super::shard::Shard;
 use crate::board::{ObfRecord, parse_obf_line};
 use crate::error::{Error, Result};
 use crate::harness::csv_out::{RunInfo, record};
+use crate::harness::format::{pass_level, score_string};
 use crate::harness::histogram::Distribution;
-use crate::harness::suite::{Row, checked_row};
-use crate::search::{Mode, SearchOptions, Solver, SolverOptions};
+use crate::harness::suite::{Row, checked_row, peak_mb};
+use crate::interrupt::Interrupt;
+use crate::search::{Mode, PassReport, SearchOptions, Solver, SolverOptions};
 use crate::settings::OBF_MAX_LINE_BYTES;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
@@ -44,6 +46,10 @@ pub struct BatchOptions {
     pub progress: bool,
     /// Sync the output to disk at least this often (zero: after every row).
     pub fsync_every: Duration,
+    /// Stops the run when set (by SIGINT or SIGTERM in the CLI): no new position is
+    /// started, the solves in progress give up and write no row (a rerun solves them),
+    /// and the rows written stay a valid output to resume from.
+    pub interrupt: Interrupt,
 }
 
 /// What a batch run did.
@@ -73,6 +79,12 @@ pub struct BatchSummary {
     pub wall: Duration,
     /// Bytes of a torn last row dropped from the output.
     pub dropped_bytes: u64,
+    /// What stopped the run before its end (`SIGINT`, ...), if anything did.
+    pub stopped: Option<&'static str>,
+    /// Solves given up when the run was stopped: no row, solved again on resume.
+    pub interrupted: u64,
+    /// Time until the best move was settled, over the solved rows.
+    pub best_found: Duration,
 }
 
 impl BatchSummary {
@@ -84,11 +96,19 @@ impl BatchSummary {
         } else {
             0.0
         };
+        let stopped = match self.stopped {
+            Some(cause) => format!(
+                "stopped       by {cause}; {} solves in progress given up (no row: the same \
+                 command resumes)\n",
+                self.interrupted
+            ),
+            None => String::new(),
+        };
         format!(
-            "read          {}\nother shards  {}\nduplicates    {}\nalready done  {}\n\
+            "{stopped}read          {}\nother shards  {}\nduplicates    {}\nalready done  {}\n\
              solved        {}\ntimeouts      {}\nerrors        {}\nwrong         {}\n\
              nodes         {}\nwall time     {:.3} s\nnps (wall)    {:.0}\n\
-             peak memory   {}\n{}",
+             best found    {:.3} s (total)\npeak memory   {}\n{}",
             self.read,
             self.other_shards,
             self.duplicates,
@@ -100,6 +120,7 @@ impl BatchSummary {
             self.nodes,
             secs,
             nps,
+            self.best_found.as_secs_f64(),
             crate::harness::machine::peak_memory_kb().map_or("unknown".to_string(), |kb| format!(
                 "{:.1} MB",
                 kb as f64 / 1024.0
@@ -233,44 +254,110 @@ fn text_key(text: &str) -> u64 {
 /// A finished position (or a malformed line's row), from a worker to the writer.
 struct Done {
     fields: Vec<String>,
+    /// Units of the bar ([`crate::progress::work_of`]).
+    work: u64,
     nodes: u64,
     time: Duration,
+    best_found: Duration,
     timed_out: bool,
     wrong: bool,
     /// A malformed input line, not a solve.
     bad_line: bool,
 }
 
-/// Solves one position and builds its row.
-fn solve_one(
-    solver: &mut Solver,
-    options: &BatchOptions,
-    info: &RunInfo,
-    file: &Path,
-    index: usize,
-    key: u64,
-    record: &ObfRecord,
-) -> Done {
+/// What the workers share besides the channels.
+struct Shared<'a> {
+    options: &'a BatchOptions,
+    info: &'a RunInfo,
+    status: &'a Status,
+    /// Solves given up at an interrupt.
+    interrupted: AtomicU64,
+}
+
+/// The bar and what it says: rows written out of those to write, and what each worker is
+/// solving (its position's empties and last finished pass).
+struct Status {
+    bar: indicatif::ProgressBar,
+    todo: u64,
+    written: AtomicU64,
+    solving: Mutex<Vec<String>>,
+}
+
+impl Status {
+    /// Worker `slot` is now at `what`.
+    fn set(&self, slot: usize, what: String) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        let Ok(mut solving) = self.solving.lock() else {
+            return;
+        };
+        if let Some(s) = solving.get_mut(slot) {
+            *s = what;
+        }
+        let busy: Vec<&str> = solving
+            .iter()
+            .map(String::as_str)
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut message = format!("{}/{} positions", self.written.load(Relaxed), self.todo);
+        if !busy.is_empty() {
+            message += &format!("; solving {}", busy.join(", "));
+        }
+        self.bar.set_message(message);
+    }
+
+    /// A row of `work` units was written.
+    fn row_written(&self, work: u64) {
+        self.written.fetch_add(1, Relaxed);
+        self.bar.inc(work);
+    }
+}
+
+/// Solves one position and builds its row; `None` when the interrupt stopped it.
+fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Option<Done> {
+    let (options, info) = (shared.options, shared.info);
+    let (file, index, key, record) = (&options.inputs[job.0], job.1, job.2, &job.3);
+    let empties = record.position.board.empty_count();
+    shared.status.set(slot, format!("{empties} empties"));
+    let mut on_pass = |p: &PassReport| {
+        shared
+            .status
+            .set(slot, format!("{empties} empties {}", pass_level(p)));
+    };
     solver.clear();
     let board_text = record.position.squares_string();
-    match solver.solve_within(record.position.board, options.mode, options.time_limit) {
+    let solved = solver.solve_reporting(
+        record.position.board,
+        options.mode,
+        options.time_limit,
+        &mut on_pass,
+    );
+    shared.status.set(slot, String::new());
+    let work = crate::progress::work_of(empties);
+    match solved {
         Ok(result) => {
             let (nodes, time) = (result.nodes, result.time);
+            let best_found = result.best_found.unwrap_or_default();
             let row = checked_row(file, index, record, result);
             let wrong = row.verdict.ok() == Some(false);
             let mut fields = record_fields(&row, info);
-            fields.push("solved".into());
-            Done {
+            fields.extend(["solved".into(), String::new(), String::new(), String::new()]);
+            Some(Done {
                 fields,
+                work,
                 nodes,
                 time,
+                best_found,
                 timed_out: false,
                 wrong,
                 bad_line: false,
-            }
+            })
         }
+        Err(_) if options.interrupt.requested() => None,
         Err(t) => {
             let pos = record.position;
+            let pass = t.last_pass.as_ref();
             let fields = row_fields(&[
                 ("index", index.to_string()),
                 ("file", file.display().to_string()),
@@ -287,16 +374,34 @@ fn solve_one(
                 ("key", key_hex(key)),
                 ("board", board_text),
                 ("repeat", "1".into()),
+                (
+                    "peak_mb",
+                    peak_mb().map(|m| format!("{m:.1}")).unwrap_or_default(),
+                ),
                 ("status", "timeout".into()),
+                (
+                    "probable_score",
+                    pass.map(|p| score_string(options.mode, p.score))
+                        .unwrap_or_default(),
+                ),
+                ("probable_level", pass.map(pass_level).unwrap_or_default()),
+                (
+                    "probable_move",
+                    pass.and_then(|p| p.best)
+                        .map(|m| m.to_string())
+                        .unwrap_or_default(),
+                ),
             ]);
-            Done {
+            Some(Done {
                 fields,
+                work,
                 nodes: t.nodes,
                 time: t.time,
+                best_found: Duration::ZERO,
                 timed_out: true,
                 wrong: false,
                 bad_line: false,
-            }
+            })
         }
     }
 }
@@ -322,14 +427,16 @@ type Job = (usize, usize, u64, ObfRecord);
 
 /// One worker thread: solves positions from `jobs` with its own table and sends their rows
 /// to the writer, until the jobs run out or `stop` is set (a solve in progress then gives
-/// up within a few thousand nodes, and its result is dropped).
+/// up within a few thousand nodes; after an interrupt its result is dropped and counted in
+/// `interrupted`, a solve that had finished is still written).
 fn worker(
-    options: &BatchOptions,
-    info: &RunInfo,
+    shared: &Shared,
+    slot: usize,
     jobs: &Mutex<mpsc::Receiver<Job>>,
     done: &mpsc::SyncSender<Done>,
     stop: &Arc<AtomicBool>,
 ) {
+    let options = shared.options;
     let mut solver = Solver::new(SolverOptions {
         hash_mb: options.hash_mb,
         search: options.search,
@@ -343,12 +450,15 @@ fn worker(
             Ok(rx) => rx.recv(),
             Err(_) => return,
         };
-        let Ok((file, index, key, record)) = job else {
+        let Ok(job) = job else {
             return;
         };
-        let path = &options.inputs[file];
-        let d = solve_one(&mut solver, options, info, path, index, key, &record);
-        if stop.load(Relaxed) || done.send(d).is_err() {
+        // A solve the interrupt cut short writes no row: a rerun solves it again.
+        let Some(d) = solve_one(&mut solver, shared, slot, &job) else {
+            shared.interrupted.fetch_add(1, Relaxed);
+            return;
+        };
+        if done.send(d).is_err() {
             return;
         }
     }
@@ -382,11 +492,18 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
 
     // Pass 1: validate every line and count the work, keeping only keys in memory.
     let mut seen = HashSet::new();
-    let (mut todo, mut positions) = (0u64, 0u64);
-    items(&options.inputs, options.skip_bad, |item| {
-        let (key, position) = match &item {
-            Item::Position { key, .. } => (*key, true),
-            Item::Bad { key, .. } => (*key, false),
+    let (mut todo, mut positions, mut work) = (0u64, 0u64, 0u64);
+    let counted = items(&options.inputs, options.skip_bad, |item| {
+        if options.interrupt.requested() {
+            return Err(Error::Invalid("batch: stopped".into()));
+        }
+        let (key, position, units) = match &item {
+            Item::Position { key, record, .. } => (
+                *key,
+                true,
+                crate::progress::work_of(record.position.board.empty_count()),
+            ),
+            Item::Bad { key, .. } => (*key, false, 1),
         };
         if !options.shard.contains(key) {
             summary.other_shards += 1;
@@ -399,11 +516,22 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
             } else {
                 todo += 1;
                 positions += u64::from(position);
+                work += units;
             }
         }
         Ok(())
-    })?;
+    });
     drop(seen);
+    if let Some(cause) = options.interrupt.cause() {
+        // Stopped while counting: nothing was solved, the output is as it was.
+        csv.finish()?;
+        summary.stopped = Some(cause);
+        summary.wall = wall.elapsed();
+        out.write_all(summary.report(&Distribution::new()).as_bytes())
+            .map_err(Error::Output)?;
+        return Ok(summary);
+    }
+    counted?;
 
     // No more workers than positions to solve: each allocates a whole table.
     let workers = usize::try_from(positions).map_or(options.threads, |p| options.threads.min(p));
@@ -417,17 +545,31 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
         })?;
     }
 
-    let progress = crate::progress::bar(
-        options.progress,
+    // The bar counts work by the positions' empties, as the suite's does, so that its ETA
+    // holds when the deep positions come last.
+    let status = Status {
+        bar: crate::progress::bar(
+            options.progress,
+            work,
+            "{bar:40} {percent:>3}% of the work  {msg}  {elapsed}  ETA {eta}",
+        ),
         todo,
-        "{bar:40} {pos}/{len} positions  {per_sec}  ETA {eta}  {msg}",
-    );
+        written: AtomicU64::new(0),
+        solving: Mutex::new(vec![String::new(); workers]),
+    };
+    let progress = &status.bar;
 
     let info = RunInfo::current(1, options.hash_mb);
     let mut dist = Distribution::new();
-    // Set when the output fails: the reader stops handing out work and every solve in
-    // progress gives up.
-    let stop = Arc::new(AtomicBool::new(false));
+    // Set by the interrupt, or when the output fails: the reader stops handing out work
+    // and every solve in progress gives up.
+    let stop = options.interrupt.flag();
+    let shared = Shared {
+        options,
+        info: &info,
+        status: &status,
+        interrupted: AtomicU64::new(0),
+    };
 
     let outcome: Result<()> = std::thread::scope(|scope| {
         // The channels live in this scope, so that every way out of it closes them and
@@ -443,15 +585,15 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
         let stopped = || Error::Invalid("batch: stopped".into());
         let mut handles = Vec::with_capacity(workers);
         for i in 0..workers {
-            let (jobs, done_tx, flag, info) = (
+            let (jobs, done_tx, flag, shared) = (
                 Arc::clone(&job_rx),
                 done_tx.clone(),
                 Arc::clone(&stop),
-                &info,
+                &shared,
             );
             let spawned = std::thread::Builder::new()
                 .name(format!("batch-{i}"))
-                .spawn_scoped(scope, move || worker(options, info, &jobs, &done_tx, &flag));
+                .spawn_scoped(scope, move || worker(shared, i, &jobs, &done_tx, &flag));
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => {
@@ -518,8 +660,10 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                             bad_tx
                                 .send(Done {
                                     fields,
+                                    work: 1,
                                     nodes: 0,
                                     time: Duration::ZERO,
+                                    best_found: Duration::ZERO,
                                     timed_out: false,
                                     wrong: false,
                                     bad_line: true,
@@ -553,13 +697,14 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                 write_error = Some(e);
                 break;
             }
-            progress.inc(1);
+            status.row_written(d.work);
             if d.bad_line {
                 summary.errors += 1;
                 continue;
             }
             summary.nodes += d.nodes;
             summary.time += d.time;
+            summary.best_found += d.best_found;
             dist.record(d.nodes, d.time);
             if d.timed_out {
                 summary.timeouts += 1;
@@ -589,8 +734,15 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                     .into(),
             ));
         }
-        read.map_err(|_| Error::Invalid("batch: the input reader panicked".into()))?
+        let read = read.map_err(|_| Error::Invalid("batch: the input reader panicked".into()))?;
+        // Stopped on purpose: the reader's "stopped" is no failure.
+        if options.interrupt.cause().is_some() {
+            return Ok(());
+        }
+        read
     });
+    summary.stopped = options.interrupt.cause();
+    summary.interrupted = shared.interrupted.load(Relaxed);
     progress.finish_and_clear();
     match outcome {
         // Whatever was written is synced; an error in doing so only follows the first.

@@ -12,7 +12,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// The CSV columns, in order.
-pub const HEADER: [&str; 25] = [
+pub const HEADER: [&str; 27] = [
     "index",
     "file",
     "empties",
@@ -38,6 +38,8 @@ pub const HEADER: [&str; 25] = [
     "variant",
     "repeat",
     "selectivity",
+    "best_found_s",
+    "peak_mb",
 ];
 
 /// Where a suite's CSV goes.
@@ -186,7 +188,7 @@ fn class(mode: Mode, score: i32) -> i32 {
 }
 
 /// The CSV fields of one row, in [`HEADER`] order.
-pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 25] {
+pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 27] {
     let r = &row.result;
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
     [
@@ -221,6 +223,10 @@ pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 25] {
         row.variant.clone(),
         row.repeat.to_string(),
         r.selectivity.to_string(),
+        r.best_found
+            .map(|t| format!("{:.6}", t.as_secs_f64()))
+            .unwrap_or_default(),
+        row.peak_mb.map(|m| format!("{m:.1}")).unwrap_or_default(),
     ]
 }
 

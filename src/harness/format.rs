@@ -1,7 +1,7 @@
 //! Text forms shared by the solve report, the suite table and the CSV.
 
 use crate::board::{Color, Position, Square};
-use crate::search::{Mode, PvMove};
+use crate::search::{Mode, PassReport, PvMove};
 
 /// A score as reported: signed (`+18`, `+0`, `-4`); in wld the sign only (`+1`, `0`, `-1`).
 pub fn score_string(mode: Mode, score: i32) -> String {
@@ -13,6 +13,27 @@ pub fn score_string(mode: Mode, score: i32) -> String {
         }
     } else {
         format!("{score:+}")
+    }
+}
+
+/// The level of a finished pass: `73%` ... `99%` for a multi-probcut pass, `narrow` for
+/// the narrow first guess of an exact solve, `exact`.
+pub fn pass_level(p: &PassReport) -> String {
+    match (p.probable, p.selectivity) {
+        (true, 100) => "narrow".to_string(),
+        (true, pct) => format!("{pct}%"),
+        (false, _) => "exact".to_string(),
+    }
+}
+
+/// A pass's score as a probable answer with its level: `+64@95%`, `+2@narrow`, or the
+/// plain score of an exact pass.
+pub fn probable_string(mode: Mode, p: &PassReport) -> String {
+    let score = score_string(mode, p.score);
+    if p.probable {
+        format!("{score}@{}", pass_level(p))
+    } else {
+        score
     }
 }
 

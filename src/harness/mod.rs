@@ -29,7 +29,7 @@ pub use csv_out::{CsvOut, CsvTarget, HEADER};
 pub use generate::run_generate;
 pub use perft::{MAX_PERFT_DEPTH, run_perft};
 pub use report::run_report;
-pub use solve::{SolveInput, run_solve};
+pub use solve::{SolveInput, SolveOutcome, SolveSettings, run_solve};
 pub use suite::{Row, SuiteOptions, Summary, run_suite};
 pub use variant::{Variant, VariantKind};
 

@@ -1,10 +1,16 @@
 //! The `solve` command: positions from an OBF line, a move sequence or a file, each solved
 //! and reported in full.
 
-use super::format::{board_diagram, move_scores_string, moves_string, score_string, wld_string};
+use super::format::{
+    board_diagram, move_scores_string, moves_string, pass_level, probable_string, pv_head,
+    score_string, wld_string,
+};
 use crate::board::{Color, Position, parse_moves, parse_position, read_obf_file};
 use crate::error::{Error, Result};
-use crate::search::{Mode, PassReport, SolveResult, Solver, SolverOptions};
+use crate::interrupt::Interrupt;
+use crate::search::{
+    Mode, PASS_PV_MOVES, PassReport, SolveResult, Solver, SolverOptions, TimedOut,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -84,8 +90,8 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
     };
     format!(
         "source    {}\nposition  {}\nempties   {}\nside      {}\nmode      {}\nscore     {}\n\
-         best      {}\npv        {}\nnodes     {}\ntime      {:.6} s\nnps       {:.0}\n\
-         threads   {}\n",
+         best      {}\npv        {}\nnodes     {}\ntime      {:.6} s\nfound     {}\n\
+         nps       {:.0}\nthreads   {}\n",
         job.origin,
         job.position,
         board.empty_count(),
@@ -96,105 +102,161 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
         pv,
         r.nodes,
         r.time.as_secs_f64(),
+        r.best_found.map_or_else(
+            || "-".to_string(),
+            |t| format!("{:.6} s (the best move settled)", t.as_secs_f64())
+        ),
         r.nps(),
         threads
     )
 }
 
 /// One finished pass as a line of the pass table: level, score, best move, nodes, time,
-/// nodes per second.
+/// nodes per second, and the start of its principal variation (from the table).
 pub fn pass_line(mode: Mode, p: &PassReport) -> String {
-    let level = match (p.probable, p.selectivity) {
-        (true, 100) => "narrow".to_string(),
-        (true, pct) => format!("{pct}%"),
-        (false, _) => "exact".to_string(),
-    };
     let best = p.best.map_or_else(|| "pass".to_string(), |m| m.to_string());
     format!(
-        "{level:>7} {:>6} {best:>5} {:>14} {:>10.3} {:>12.0}",
+        "{:>7} {:>6} {best:>5} {:>14} {:>10.3} {:>12.0}  {}",
+        pass_level(p),
         score_string(mode, p.score),
         p.nodes,
         p.time.as_secs_f64(),
-        p.nps()
+        p.nps(),
+        pv_head(&p.pv, PASS_PV_MOVES)
     )
 }
 
 /// The header of the pass table, aligned with [`pass_line`].
-pub const PASS_HEADER: &str = "   pass  score  best          nodes     time s          N/s";
+pub const PASS_HEADER: &str = "   pass  score  best          nodes     time s          N/s  pv";
+
+/// How `solve` runs and what it prints besides each report.
+#[derive(Clone, Debug)]
+pub struct SolveSettings {
+    /// What to solve for.
+    pub mode: Mode,
+    /// Table, threads and search switches.
+    pub solver: SolverOptions,
+    /// Give up on a position after this long, reporting its last finished pass.
+    pub time_limit: Option<Duration>,
+    /// Print each position as a diagram before solving it.
+    pub diagram: bool,
+    /// Print a line per finished pass as it finishes.
+    pub pass_lines: bool,
+    /// Stops the solve in progress (reported like a time limit, with its last pass) and
+    /// every later one.
+    pub interrupt: Interrupt,
+}
+
+/// What a `solve` run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SolveOutcome {
+    /// Positions solved to the end.
+    pub solved: usize,
+    /// Positions that reached the time limit.
+    pub timeouts: usize,
+    /// Positions never started because the run was stopped.
+    pub skipped: usize,
+    /// What stopped the run (`SIGINT`, ...), if it was.
+    pub stopped: Option<&'static str>,
+}
+
+/// The report of a solve that did not finish: the last finished pass as a probable answer,
+/// with why it stopped.
+fn unfinished_report(job: &Job, mode: Mode, t: &TimedOut, why: &str) -> String {
+    let (score, best, pv) = match &t.last_pass {
+        Some(p) => (
+            format!("{} (probable: {why})", probable_string(mode, p)),
+            p.best.map_or_else(|| "pass".to_string(), |m| m.to_string()),
+            pv_head(&p.pv, PASS_PV_MOVES),
+        ),
+        None => (
+            format!("none ({why} before any pass finished)"),
+            "-".to_string(),
+            "-".to_string(),
+        ),
+    };
+    let status = if why.contains("time limit") {
+        "timeout"
+    } else {
+        "stopped"
+    };
+    format!(
+        "source    {}\nposition  {}\nempties   {}\nscore     {score}\nbest      {best}\n\
+         pv        {pv}\nstatus    {status}\nnodes     {}\ntime      {:.6} s\n",
+        job.origin,
+        job.position,
+        job.position.board.empty_count(),
+        t.nodes,
+        t.time.as_secs_f64()
+    )
+}
 
 /// Solves every position of `input` with one solver (table cleared in between), writing
-/// each report to `out` as it finishes (after the board as a diagram, if `diagram`, written
-/// before the solve starts, and one line per finished pass as it finishes if
-/// `pass_lines`), and returns how many positions reached
-/// `time_limit` (each reported as a timeout). All input is read before the table is
-/// allocated.
+/// each report to `out` as it finishes (after the board as a diagram, if asked, written
+/// before the solve starts, and one line per finished pass as it finishes, if asked).
+/// A position that reaches the time limit, or is stopped by the interrupt, is reported
+/// with its last finished pass as a probable answer; after an interrupt no further
+/// position is started. All input is read before the table is allocated.
 pub fn run_solve(
     input: &SolveInput,
-    mode: Mode,
-    options: SolverOptions,
-    time_limit: Option<Duration>,
-    diagram: bool,
-    pass_lines: bool,
+    settings: &SolveSettings,
     out: &mut (impl Write + Send),
-) -> Result<usize> {
+) -> Result<SolveOutcome> {
     let jobs = load(input)?;
-    let mut solver = Solver::new(options);
-    let mut timeouts = 0;
+    let mode = settings.mode;
+    let mut solver = Solver::new(settings.solver);
+    solver.set_abort(settings.interrupt.flag());
+    let mut outcome = SolveOutcome::default();
     for (i, job) in jobs.iter().enumerate() {
+        if let Some(cause) = settings.interrupt.cause() {
+            outcome.stopped = Some(cause);
+            outcome.skipped = jobs.len() - i;
+            break;
+        }
         let sep = if i > 0 { "\n" } else { "" };
-        if diagram {
+        if settings.diagram {
             writeln!(out, "{sep}{}", board_diagram(&job.position))
                 .and_then(|()| out.flush())
                 .map_err(Error::Output)?;
         }
         solver.clear();
-        if pass_lines {
-            let sep = if i > 0 && !diagram { "\n" } else { "" };
+        if settings.pass_lines {
+            let sep = if i > 0 && !settings.diagram { "\n" } else { "" };
             writeln!(out, "{sep}{PASS_HEADER}")
                 .and_then(|()| out.flush())
                 .map_err(Error::Output)?;
         }
         let mut failed = None;
         let mut on_pass = |p: &PassReport| {
-            if pass_lines && failed.is_none() {
+            if settings.pass_lines && failed.is_none() {
                 failed = writeln!(out, "{}", pass_line(mode, p))
                     .and_then(|()| out.flush())
                     .err();
             }
         };
-        let solved = solver.solve_reporting(job.position.board, mode, time_limit, &mut on_pass);
+        let solved =
+            solver.solve_reporting(job.position.board, mode, settings.time_limit, &mut on_pass);
         if let Some(e) = failed {
             return Err(Error::Output(e));
         }
         let text = match solved {
-            Ok(result) => report(job, &result, solver.threads()),
-            Err(t) => {
-                timeouts += 1;
-                let probable = match t.last_pass {
-                    Some(p) => format!(
-                        "probable  {}{} (the last pass finished before the limit), best {}\n",
-                        score_string(mode, p.score),
-                        if p.probable && p.selectivity < 100 {
-                            format!("@{}%", p.selectivity)
-                        } else {
-                            String::new()
-                        },
-                        p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
-                    ),
-                    None => String::new(),
-                };
-                format!(
-                    "source    {}\nposition  {}\nempties   {}\nscore     timeout (gave up at the \
-                     time limit)\n{probable}nodes     {}\ntime      {:.6} s\n",
-                    job.origin,
-                    job.position,
-                    job.position.board.empty_count(),
-                    t.nodes,
-                    t.time.as_secs_f64()
-                )
+            Ok(result) => {
+                outcome.solved += 1;
+                report(job, &result, solver.threads())
             }
+            Err(t) => match settings.interrupt.cause() {
+                Some(cause) => {
+                    outcome.stopped = Some(cause);
+                    outcome.skipped = jobs.len() - i - 1;
+                    unfinished_report(job, mode, &t, &format!("stopped by {cause}"))
+                }
+                None => {
+                    outcome.timeouts += 1;
+                    unfinished_report(job, mode, &t, "stopped at the time limit")
+                }
+            },
         };
-        let sep = if i > 0 && !diagram && !pass_lines {
+        let sep = if i > 0 && !settings.diagram && !settings.pass_lines {
             "\n"
         } else {
             ""
@@ -202,6 +264,9 @@ pub fn run_solve(
         write!(out, "{sep}{text}")
             .and_then(|()| out.flush())
             .map_err(Error::Output)?;
+        if outcome.stopped.is_some() {
+            break;
+        }
     }
-    Ok(timeouts)
+    Ok(outcome)
 }

@@ -11,7 +11,10 @@ use super::variant::{Runner, Variant, VariantKind};
 use crate::batch::key::{key_hex, position_key};
 use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{Error, Result};
-use crate::search::{Mode, SearchOptions, SolveResult, Solver, SolverOptions, search_threads};
+use crate::interrupt::Interrupt;
+use crate::search::{
+    Mode, PassReport, SearchOptions, SolveResult, Solver, SolverOptions, TimedOut, search_threads,
+};
 use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -37,16 +40,13 @@ pub struct SuiteOptions {
     pub repeat: u32,
     /// Variants to alternate; empty means this binary with `search`.
     pub variants: Vec<Variant>,
-    /// Show a progress bar on stderr (positions done, the current one, ETA) when stderr
-    /// is a terminal.
+    /// Show a progress bar on stderr (positions done, the current one and its last pass,
+    /// ETA) when stderr is a terminal.
     pub progress: bool,
-}
-
-/// The bar's work units for one solve of a position with `empties` empty squares: its
-/// expected time relative to a 20-empty one, in thousandths.
-fn eta_weight(empties: u32) -> u64 {
-    let g = crate::settings::SUITE_ETA_GROWTH_PER_EMPTY;
-    (g.powi(empties as i32 - 20) * 1000.0).ceil().max(1.0) as u64
+    /// Stops the run when set (by SIGINT or SIGTERM in the CLI): the position being
+    /// solved gives up, and the run ends with the rows it finished and the position's last
+    /// pass as a probable answer ([`Summary::stopped`]).
+    pub interrupt: Interrupt,
 }
 
 /// One solved position of a suite.
@@ -72,6 +72,9 @@ pub struct Row {
     pub variant: String,
     /// 1-based repetition of this position (1 unless repeated).
     pub repeat: u32,
+    /// Peak memory of the process that solved it, in MB, when the row was made (the high
+    /// water mark of its resident set: tables included, and every position before it).
+    pub peak_mb: Option<f64>,
 }
 
 /// Totals of a suite run.
@@ -89,6 +92,12 @@ pub struct Summary {
     pub wrong_scores: usize,
     /// The CSV written, if any.
     pub csv_path: Option<PathBuf>,
+    /// Set when the run was stopped before its end: what stopped it and where.
+    pub stopped: Option<String>,
+    /// Time until the best move was settled, summed over the positions that report it.
+    pub best_found: Duration,
+    /// Peak memory over the rows, in MB.
+    pub peak_mb: Option<f64>,
 }
 
 impl Summary {
@@ -110,17 +119,31 @@ impl Summary {
         self.time = self.time.saturating_add(row.result.time);
         self.wrong_moves += usize::from(row.verdict.moves_ok == Some(false));
         self.wrong_scores += usize::from(row.verdict.score_ok == Some(false));
+        self.best_found = self
+            .best_found
+            .saturating_add(row.result.best_found.unwrap_or_default());
+        if let Some(m) = row.peak_mb {
+            self.peak_mb = Some(self.peak_mb.map_or(m, |p| p.max(m)));
+        }
     }
 
     /// The summary block printed after the table.
     pub fn report(&self) -> String {
-        let mut s = format!(
+        let mut s = String::new();
+        if let Some(why) = &self.stopped {
+            s += &format!("stopped       {why}\n");
+        }
+        s += &format!(
             "positions     {}\nnodes         {}\ntime          {:.3} s\nnps           {:.0}\n\
-             wrong moves   {}\nwrong scores  {}\n",
+             best found    {:.3} s (total)\npeak memory   {}\nwrong moves   {}\n\
+             wrong scores  {}\n",
             self.positions,
             self.nodes,
             self.time.as_secs_f64(),
             self.nps(),
+            self.best_found.as_secs_f64(),
+            self.peak_mb
+                .map_or_else(|| "unknown".to_string(), |m| format!("{m:.1} MB")),
             self.wrong_moves,
             self.wrong_scores
         );
@@ -179,14 +202,31 @@ pub fn checked_row(file: &Path, index: usize, record: &ObfRecord, result: SolveR
         verdict,
         variant: String::new(),
         repeat: 1,
+        peak_mb: peak_mb(),
     }
+}
+
+/// This process's peak memory in MB (as read in the last 50 ms), if the system tells.
+pub fn peak_mb() -> Option<f64> {
+    super::machine::recent_peak_memory_kb().map(|kb| kb as f64 / 1024.0)
 }
 
 /// The table header line.
 pub fn table_header() -> String {
     format!(
-        "{:>4} {:>3}  {:<14} {:>5} {:>5}  {:<9} {:>13} {:>9} {:>7}  {}",
-        "#", "emp", "best", "score", "exp", "ok", "nodes", "time(s)", "Mnps", "pv"
+        "{:>4} {:>3}  {:<14} {:>5} {:>5}  {:<9} {:>13} {:>9} {:>8} {:>7} {:>6}  {}",
+        "#",
+        "emp",
+        "best",
+        "score",
+        "exp",
+        "ok",
+        "nodes",
+        "time(s)",
+        "found(s)",
+        "Mnps",
+        "MB",
+        "pv"
     )
 }
 
@@ -214,8 +254,14 @@ pub fn table_row(row: &Row) -> String {
         (_, Some(false)) => "BAD-MOVE",
         _ => "ok",
     };
+    let found = r
+        .best_found
+        .map_or_else(|| "-".to_string(), |t| format!("{:.3}", t.as_secs_f64()));
+    let peak = row
+        .peak_mb
+        .map_or_else(|| "-".to_string(), |m| format!("{m:.0}"));
     format!(
-        "{:>4} {:>3}  {:<14} {:>5} {:>5}  {:<9} {:>13} {:>9.4} {:>7.2}  {}",
+        "{:>4} {:>3}  {:<14} {:>5} {:>5}  {:<9} {:>13} {:>9.4} {found:>8} {:>7.2} {peak:>6}  {}",
         row.index,
         row.position.board.empty_count(),
         best,
@@ -283,7 +329,7 @@ pub fn run_suite(
     let work: u64 = suites
         .iter()
         .flat_map(|(_, records)| records.iter())
-        .map(|r| eta_weight(r.position.board.empty_count()) * solves)
+        .map(|r| crate::progress::work_of(r.position.board.empty_count()) * solves)
         .sum();
     let bar = crate::progress::bar(
         options.progress,
@@ -328,7 +374,8 @@ pub fn run_suite(
     let one_thread = RunInfo::current(1, options.hash_mb);
     // One-thread solvers for small positions solved several at once (made when needed).
     let mut pooled: Option<Vec<Solver>> = None;
-    for (file, records) in &suites {
+    let mut stopped = None;
+    'files: for (file, records) in &suites {
         print(
             out,
             &format!(
@@ -382,11 +429,34 @@ pub fn run_suite(
                     done + 1,
                     done + small
                 ));
-                let results = solve_at_once(solvers, &records[i..i + small], options.mode);
+                let results = solve_at_once(
+                    solvers,
+                    &records[i..i + small],
+                    options.mode,
+                    &options.interrupt,
+                );
                 for (j, result) in results.into_iter().enumerate() {
-                    let row = checked_row(file, i + j + 1, &records[i + j], result);
+                    let record = &records[i + j];
+                    let result = match result {
+                        Ok(r) => r,
+                        Err(t) => {
+                            stopped = Some(stop_note(
+                                &options.interrupt,
+                                file,
+                                record,
+                                done + j + 1,
+                                total,
+                                options.mode,
+                                &t,
+                            ));
+                            break 'files;
+                        }
+                    };
+                    let row = checked_row(file, i + j + 1, record, result);
                     bar.suspend(|| emit(row, 0, 1, &one_thread, &mut *out))?;
-                    bar.inc(eta_weight(records[i + j].position.board.empty_count()));
+                    bar.inc(crate::progress::work_of(
+                        record.position.board.empty_count(),
+                    ));
                 }
                 done += small;
                 i += small;
@@ -394,10 +464,11 @@ pub fn run_suite(
             }
             let record = &records[i];
             done += 1;
-            bar.set_message(format!(
+            let here = format!(
                 "position {done} of {total} ({} empties)",
                 record.position.board.empty_count()
-            ));
+            );
+            bar.set_message(here.clone());
             for k in 1..=repeat {
                 // Alternate the order too, so neither variant always runs first.
                 let order: Vec<usize> = if k % 2 == 1 {
@@ -406,19 +477,49 @@ pub fn run_suite(
                     (0..variants.len()).rev().collect()
                 };
                 for v in order {
-                    let (result, rev) = runners[v].solve(record, options.mode, options.hash_mb)?;
-                    if let Some(rev) = rev {
+                    let mut on_pass = |p: &PassReport| {
+                        bar.set_message(format!("{here}, {}", pass_brief(options.mode, p)));
+                    };
+                    let answer = runners[v].solve(
+                        record,
+                        options.mode,
+                        options.hash_mb,
+                        &options.interrupt,
+                        &mut on_pass,
+                    )?;
+                    let answer = match answer {
+                        Ok(a) => a,
+                        Err(t) => {
+                            stopped = Some(stop_note(
+                                &options.interrupt,
+                                file,
+                                record,
+                                done,
+                                total,
+                                options.mode,
+                                &t,
+                            ));
+                            break 'files;
+                        }
+                    };
+                    if let Some(rev) = answer.git_rev {
                         infos[v].git_rev = rev;
                     }
-                    let row = checked_row(file, i + 1, record, result);
+                    let mut row = checked_row(file, i + 1, record, answer.result);
+                    if answer.peak_mb.is_some() {
+                        row.peak_mb = answer.peak_mb;
+                    }
                     bar.suspend(|| emit(row, v, k, &infos[v], &mut *out))?;
-                    bar.inc(eta_weight(record.position.board.empty_count()));
+                    bar.inc(crate::progress::work_of(
+                        record.position.board.empty_count(),
+                    ));
                 }
             }
             i += 1;
         }
     }
     bar.finish_and_clear();
+    summary.stopped = stopped;
     print(out, &format!("\n{}{}", summary.report(), dist.report()))?;
     if variants.len() == 2 {
         print(
@@ -431,6 +532,43 @@ pub fn run_suite(
         compare_runs(&measured[0], &measured[1], "A", "B", out)?;
     }
     Ok(summary)
+}
+
+/// A pass in a few words, for the bar: `pass 73% +2 E2`.
+fn pass_brief(mode: Mode, p: &PassReport) -> String {
+    format!(
+        "pass {} {} {}",
+        super::format::pass_level(p),
+        score_string(mode, p.score),
+        p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
+    )
+}
+
+/// What stopped a suite, where, and the probable answer of the position it stopped in.
+fn stop_note(
+    interrupt: &Interrupt,
+    file: &Path,
+    record: &ObfRecord,
+    number: usize,
+    total: usize,
+    mode: Mode,
+    t: &TimedOut,
+) -> String {
+    let cause = interrupt.cause().unwrap_or("a stop request");
+    let probable = match &t.last_pass {
+        Some(p) => format!(
+            "probable {} (its last finished pass), best {}",
+            super::format::probable_string(mode, p),
+            p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
+        ),
+        None => "no pass had finished".to_string(),
+    };
+    format!(
+        "by {cause} in position {number} of {total} ({}:{}, {} empties): {probable}",
+        file.display(),
+        record.line,
+        record.position.board.empty_count()
+    )
 }
 
 /// How many of `records` (from the first) to solve at once, each on one thread, rather
@@ -454,10 +592,16 @@ fn small_run(records: &[ObfRecord], v: &Variant, options: &SuiteOptions) -> usiz
 const SMALL_RUN_MAX: usize = 256;
 
 /// Solves `records` on one thread per solver, each with a cleared table, taking them in
-/// order; returns the answers in the records' order.
-fn solve_at_once(solvers: &mut [Solver], records: &[ObfRecord], mode: Mode) -> Vec<SolveResult> {
+/// order; returns the answers in the records' order (`Err` for those `interrupt` stopped).
+fn solve_at_once(
+    solvers: &mut [Solver],
+    records: &[ObfRecord],
+    mode: Mode,
+    interrupt: &Interrupt,
+) -> Vec<std::result::Result<SolveResult, TimedOut>> {
     let next = AtomicUsize::new(0);
-    let mut found: Vec<(usize, SolveResult)> = std::thread::scope(|scope| {
+    type Found = (usize, std::result::Result<SolveResult, TimedOut>);
+    let mut found: Vec<Found> = std::thread::scope(|scope| {
         let handles: Vec<_> = solvers
             .iter_mut()
             .map(|solver| {
@@ -468,7 +612,8 @@ fn solve_at_once(solvers: &mut [Solver], records: &[ObfRecord], mode: Mode) -> V
                         let i = next.fetch_add(1, Relaxed);
                         let Some(r) = records.get(i) else { break };
                         solver.clear();
-                        mine.push((i, solver.solve(r.position.board, mode)));
+                        solver.set_abort(interrupt.flag());
+                        mine.push((i, solver.solve_within(r.position.board, mode, None)));
                     }
                     mine
                 })
@@ -507,6 +652,7 @@ mod tests {
             csv: CsvTarget::Path(csv.clone()),
             repeat: 1,
             variants: Vec::new(),
+            interrupt: Interrupt::new(),
         };
         let mut out = Vec::new();
         let summary = run_suite(std::slice::from_ref(&obf), &options, &mut out).expect("runs");
@@ -557,6 +703,7 @@ mod tests {
             csv: CsvTarget::Default(dir.path().join("results")),
             repeat: 1,
             variants: Vec::new(),
+            interrupt: Interrupt::new(),
         };
         let err = run_suite(&[good, bad], &options, &mut Vec::new()).expect_err("bad line");
         assert!(err.to_string().contains("bad.obf:2:"), "{err}");

@@ -4,9 +4,12 @@
 
 use crate::board::{ObfRecord, Square};
 use crate::error::{Error, Result};
-use crate::search::{Mode, PvMove, SearchOptions, SolveResult, Solver, SolverOptions};
+use crate::interrupt::Interrupt;
+use crate::search::{
+    Mode, PassReport, PvMove, SearchOptions, SolveResult, Solver, SolverOptions, TimedOut,
+};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -136,23 +139,44 @@ impl Runner {
     }
 
     /// Solves one record with a cleared table. Another binary also says which revision
-    /// it was built from (its CSV's `git_rev`), so that its rows are labelled with it.
+    /// it was built from (its CSV's `git_rev`), so that its rows are labelled with it, and
+    /// its own peak memory. `on_pass` gets this binary's passes as they finish (another
+    /// binary's are not seen). `Ok(Err(_))`: stopped by `interrupt` (another binary is
+    /// killed, and its last pass is not known).
     pub(crate) fn solve(
         &mut self,
         record: &ObfRecord,
         mode: Mode,
         hash_mb: usize,
-    ) -> Result<(SolveResult, Option<String>)> {
+        interrupt: &Interrupt,
+        on_pass: &mut (dyn FnMut(&PassReport) + Send),
+    ) -> Result<std::result::Result<Answer, TimedOut>> {
         match self {
             Runner::Solver(solver) => {
                 solver.clear();
-                Ok((solver.solve(record.position.board, mode), None))
+                solver.set_abort(interrupt.flag());
+                Ok(solver
+                    .solve_reporting(record.position.board, mode, None, on_pass)
+                    .map(|result| Answer {
+                        result,
+                        git_rev: None,
+                        peak_mb: None,
+                    }))
             }
             Runner::Binary { path, dir, threads } => {
-                run_binary(path, dir, record, mode, hash_mb, *threads)
+                run_binary(path, dir, record, mode, hash_mb, *threads, interrupt)
             }
         }
     }
+}
+
+/// A variant's answer to one position.
+pub(crate) struct Answer {
+    pub(crate) result: SolveResult,
+    /// Revision of another binary (None: this one).
+    pub(crate) git_rev: Option<String>,
+    /// Peak memory of another binary's run in MB (None: this process's, or not given).
+    pub(crate) peak_mb: Option<f64>,
 }
 
 /// A temporary directory removed when dropped.
@@ -187,7 +211,8 @@ fn run_binary(
     mode: Mode,
     hash_mb: usize,
     threads: usize,
-) -> Result<(SolveResult, Option<String>)> {
+    interrupt: &Interrupt,
+) -> Result<std::result::Result<Answer, TimedOut>> {
     let obf = dir.0.join("position.obf");
     let csv = dir.0.join("row.csv");
     let pairs: Vec<String> = record
@@ -200,21 +225,48 @@ fn run_binary(
         path: obf.clone(),
         source,
     })?;
-    let output = Command::new(bin)
+    let errors = dir.0.join("stderr.txt");
+    let io = |source| Error::Io {
+        path: bin.to_path_buf(),
+        source,
+    };
+    let stderr = std::fs::File::create(&errors).map_err(|source| Error::Write {
+        path: errors.clone(),
+        source,
+    })?;
+    let start = std::time::Instant::now();
+    let mut child = Command::new(bin)
         .arg("suite")
         .arg(&obf)
         .arg("--csv")
         .arg(&csv)
         .args(["--hash-mb", &hash_mb.to_string(), "--mode", mode.name()])
         .args(["--threads", &threads.to_string()])
-        .output()
-        .map_err(|source| Error::Io {
-            path: bin.to_path_buf(),
-            source,
-        })?;
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .map_err(io)?;
+    // Waited for in steps, so that a stop asked of this process (SIGTERM reaches only it)
+    // stops the other binary too.
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(io)? {
+            break status;
+        }
+        if interrupt.requested() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(Err(TimedOut {
+                nodes: 0,
+                time: start.elapsed(),
+                last_pass: None,
+            }));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     // Exit 1 means a wrong answer: still an answer to time.
-    if !matches!(output.status.code(), Some(0 | 1)) {
-        let err = String::from_utf8_lossy(&output.stderr);
+    if !matches!(status.code(), Some(0 | 1)) {
+        let err = std::fs::read_to_string(&errors).unwrap_or_default();
         return Err(Error::Invalid(format!(
             "{}: {}",
             bin.display(),
@@ -292,8 +344,14 @@ fn run_binary(
                     super::run_csv::MAX_SECONDS
                 ))
             })?,
+        best_found: super::run_csv::parse_seconds(&get("best_found_s"))
+            .and_then(|t| Duration::try_from_secs_f64(t).ok()),
     };
-    Ok((result, rev))
+    Ok(Ok(Answer {
+        result,
+        git_rev: rev,
+        peak_mb: get("peak_mb").parse().ok().filter(|m: &f64| m.is_finite()),
+    }))
 }
 
 #[cfg(test)]

@@ -22,8 +22,8 @@ pub mod tt;
 
 pub use midgame::midgame_value;
 pub use root::{
-    Mode, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores, level_of,
-    parse_selectivity, search_threads,
+    Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores,
+    level_of, parse_selectivity, search_threads,
 };
 pub use tt::TranspositionTable;
 

@@ -75,6 +75,11 @@ pub struct SolveResult {
     /// Selectivity reached, in percent: 100 for an exact answer, else the multi-probcut
     /// level of a probable one (see [`SearchOptions::selectivity`]).
     pub selectivity: u8,
+    /// Time from the start until the best move was settled: the end of the first pass
+    /// from which on every pass chose one of `best_moves` (the whole time when no earlier
+    /// pass did, zero when there is no move). The FFORUM tables compare programs by it.
+    /// `None` when unknown (an answer read from an older binary's CSV).
+    pub best_found: Option<Duration>,
 }
 
 impl SolveResult {
@@ -275,9 +280,12 @@ impl Solver {
     ) -> Result<SolveResult, TimedOut> {
         let start = Instant::now();
         self.tt.new_search();
-        let mut last_pass = None;
+        let mut last_pass: Option<PassReport> = None;
+        // Each pass's best move and end time, to find when the final one was settled.
+        let mut bests = Vec::new();
         let mut report = |p: &PassReport| {
-            last_pass = Some(*p);
+            bests.push((p.best, p.time));
+            last_pass = Some(p.clone());
             on_pass(p);
         };
         let selectivity = self.options.search.selectivity;
@@ -303,12 +311,32 @@ impl Solver {
         }
         result.nodes = nodes;
         result.time = time;
+        if result.best_found.is_none() {
+            result.best_found = Some(settled(&bests, &result.best_moves, time));
+        }
         Ok(result)
     }
 }
 
+/// The end of the first of `passes` (best move, end time) from which on every pass chose
+/// one of `best` (`total` when the last pass did not, or there was none; zero when there
+/// is no best move to find).
+fn settled(passes: &[(Option<Square>, Duration)], best: &[Square], total: Duration) -> Duration {
+    if best.is_empty() {
+        return Duration::ZERO;
+    }
+    let mut found = total;
+    for &(mv, time) in passes.iter().rev() {
+        if !mv.is_some_and(|m| best.contains(&m)) {
+            break;
+        }
+        found = time;
+    }
+    found
+}
+
 /// One finished pass at the root of a solve.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassReport {
     /// Its selectivity in percent (100: exact; the narrow first-guess pass of an exact solve
     /// reports 100 too, with `probable` set).
@@ -319,6 +347,10 @@ pub struct PassReport {
     pub score: i32,
     /// Its best move (`None` when the root has no move).
     pub best: Option<Square>,
+    /// The start of its principal variation, from the best move (or the pass) on, as far
+    /// as the table remembers it, at most [`PASS_PV_MOVES`] moves: read from the table,
+    /// not searched, so a probable pass's line is only likely.
+    pub pv: Vec<PvMove>,
     /// Nodes searched since the solve started, every thread's.
     pub nodes: u64,
     /// Time since the solve started.
@@ -347,19 +379,54 @@ impl Passes<'_> {
         let Some(best) = root.iter().max_by_key(|m| m.lower) else {
             return;
         };
+        let time = self.start.elapsed();
+        let mut pv = vec![PvMove::Play(best.sq)];
+        table_line(s, best.child, PASS_PV_MOVES - 1, &mut pv);
         (self.report)(&PassReport {
             selectivity: percent_of(s.level),
             probable: s.level != EXACT,
             score: best.lower,
             best: Some(best.sq),
+            pv,
             nodes: s.nodes,
-            time: self.start.elapsed(),
+            time,
         });
     }
 }
 
+/// Moves in a pass line's principal variation.
+pub const PASS_PV_MOVES: usize = 6;
+
+/// Appends to `pv` up to `max` moves from `b` on, each the best move the table holds for
+/// the position reached (a pass where the side to move has none), stopping where the
+/// table has no legal move. Reads only: no node is searched and nothing is stored.
+fn table_line(s: &Search, mut b: Board, max: usize, pv: &mut Vec<PvMove>) {
+    for _ in 0..max {
+        let moves = b.moves();
+        if moves == 0 {
+            if b.pass().moves() == 0 {
+                return;
+            }
+            pv.push(PvMove::Pass);
+            b = b.pass();
+            continue;
+        }
+        let n = b.empty_count();
+        let Some(m) = s.table(n).probe(&b).and_then(|h| h.best_move) else {
+            return;
+        };
+        let sq = Square::from_index(u32::from(m));
+        if moves & (1u64 << m) == 0 {
+            return;
+        }
+        let Some(next) = b.play(sq) else { return };
+        pv.push(PvMove::Play(sq));
+        b = next;
+    }
+}
+
 /// A solve that reached its time limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimedOut {
     /// Nodes searched before giving up.
     pub nodes: u64,
@@ -395,16 +462,20 @@ fn solve_root(
                 nodes: 0,
                 time: Duration::ZERO,
                 selectivity: 100,
+                best_found: Some(Duration::ZERO),
             };
         }
         // The passes of the position after the pass, seen from this side: no move here.
         let start = reports.start;
         let outer = &mut *reports.report;
         let mut flip = |p: &PassReport| {
+            let mut pv = vec![PvMove::Pass];
+            pv.extend(p.pv.iter().copied().take(PASS_PV_MOVES - 1));
             outer(&PassReport {
                 score: -p.score,
                 best: None,
-                ..*p
+                pv,
+                ..p.clone()
             })
         };
         let mut inner = Passes {
@@ -527,6 +598,7 @@ fn solve_root(
         nodes: 0,
         time: Duration::ZERO,
         selectivity: percent_of(s.level),
+        best_found: None,
     }
 }
 
@@ -783,6 +855,27 @@ fn principal_variation(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_best_move_is_settled_where_the_passes_stop_changing_their_minds() {
+        let sq = |s: &str| Square::parse(s).expect("square");
+        let ms = Duration::from_millis;
+        let passes = [
+            (Some(sq("a1")), ms(1)),
+            (Some(sq("b2")), ms(2)),
+            (Some(sq("a1")), ms(3)),
+            (Some(sq("a1")), ms(4)),
+        ];
+        // A1 from the third pass on (chosen first at 1 ms, but dropped at 2 ms).
+        assert_eq!(settled(&passes, &[sq("a1")], ms(9)), ms(3));
+        // Either of two tied best moves counts.
+        assert_eq!(settled(&passes, &[sq("b2"), sq("a1")], ms(9)), ms(1));
+        // The last pass chose another move: only the end settles it.
+        assert_eq!(settled(&passes, &[sq("c3")], ms(9)), ms(9));
+        assert_eq!(settled(&[], &[sq("a1")], ms(9)), ms(9));
+        // No move to find.
+        assert_eq!(settled(&passes, &[], ms(9)), ms(0));
+    }
 
     #[test]
     fn search_threads_are_capped_at_the_cores_unless_oversubscribed() {
