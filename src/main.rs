@@ -955,10 +955,11 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         interrupt: on_signals()?,
     };
     let summary = harness::run_suite(&args.files, &options, out)?;
-    if let Some(why) = &summary.stopped {
+    if summary.stopped.is_some() {
         eprintln!(
-            "error: suite stopped {why}; {} positions finished (their rows are in the table and \
-             the CSV)",
+            "error: suite stopped by {}: {} positions finished (their rows are in the table and \
+             the CSV; the summary says where it stopped)",
+            options.interrupt.cause().unwrap_or("a stop request"),
             summary.positions
         );
         return Ok(ExitCode::from(options.interrupt.exit_code()));
