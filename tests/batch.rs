@@ -41,6 +41,20 @@ fn batch(args: &[&str]) -> std::process::Output {
         .expect("finale runs")
 }
 
+/// A batch of `input` into `out` on one thread, giving up on a position after `limit`
+/// seconds.
+fn one_thread_with_limit(input: &Path, out: &Path, limit: &str) -> std::process::Output {
+    batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--time-limit",
+        limit,
+        "--threads",
+        "1",
+    ])
+}
+
 fn keys_of_file(file: &Path) -> HashSet<String> {
     // Every position of the file, by finale's key (itself pinned against a separate
     // implementation in src/batch/key.rs).
@@ -295,15 +309,7 @@ fn time_limit_gives_timeout_rows_and_bad_lines_are_handled() {
     );
     std::fs::write(&input, &text).unwrap();
     let out = dir.path().join("out.csv");
-    let o = batch(&[
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--time-limit",
-        "0.01",
-        "--threads",
-        "1",
-    ]);
+    let o = one_thread_with_limit(&input, &out, "0.01");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r = rows(&out);
     let status: HashMap<String, String> = r
@@ -1244,15 +1250,7 @@ fn a_timeout_row_carries_the_last_pass_as_a_probable_answer() {
     let text = format!("{ffo57}\n{}\n", easy.lines().next().unwrap());
     std::fs::write(&input, &text).unwrap();
     let out = dir.path().join("out.csv");
-    let o = batch(&[
-        input.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--time-limit",
-        "4",
-        "--threads",
-        "1",
-    ]);
+    let o = one_thread_with_limit(&input, &out, "4");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let header: Vec<String> = csv::Reader::from_path(&out)
         .unwrap()

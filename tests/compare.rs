@@ -191,4 +191,23 @@ fn binary_alone_runs_against_this_binary() {
         assert_eq!(r.rows.iter().filter(|x| x.0 == v).count(), 6, "{v}");
     }
     assert!(r.out.contains("node counts   0 of 3 differ"), "{}", r.out);
+    // The other binary's figures come from its own CSV: when its best move was settled
+    // (within its solve time) and its own peak memory (at least its 16 MB table).
+    let mut csv = csv::Reader::from_path(&r.csv).unwrap();
+    let h = csv.headers().unwrap().clone();
+    let col = |name: &str| h.iter().position(|c| c == name).unwrap();
+    let mut theirs = 0;
+    for x in csv.records() {
+        let x = x.unwrap();
+        if &x[col("variant")] != BIN {
+            continue;
+        }
+        theirs += 1;
+        let time: f64 = x[col("time_s")].parse().unwrap();
+        let found: f64 = x[col("best_found_s")].parse().unwrap();
+        assert!((0.0..=time).contains(&found), "{found} > {time}");
+        let peak: f64 = x[col("peak_mb")].parse().unwrap();
+        assert!(peak >= 16.0, "{peak}");
+    }
+    assert_eq!(theirs, 6);
 }

@@ -376,6 +376,17 @@ pub fn run_suite(
     let mut pooled: Option<Vec<Solver>> = None;
     let mut stopped = None;
     'files: for (file, records) in &suites {
+        // What stopped the run in `record`, the `number`th position of all.
+        let stop_note = |record: &ObfRecord, number: usize, t: &TimedOut| {
+            stop_note(
+                &options.interrupt,
+                file,
+                record,
+                (number, total),
+                options.mode,
+                t,
+            )
+        };
         print(
             out,
             &format!(
@@ -440,15 +451,7 @@ pub fn run_suite(
                     let result = match result {
                         Ok(r) => r,
                         Err(t) => {
-                            stopped = Some(stop_note(
-                                &options.interrupt,
-                                file,
-                                record,
-                                done + j + 1,
-                                total,
-                                options.mode,
-                                &t,
-                            ));
+                            stopped = Some(stop_note(record, done + j + 1, &t));
                             break 'files;
                         }
                     };
@@ -490,15 +493,7 @@ pub fn run_suite(
                     let answer = match answer {
                         Ok(a) => a,
                         Err(t) => {
-                            stopped = Some(stop_note(
-                                &options.interrupt,
-                                file,
-                                record,
-                                done,
-                                total,
-                                options.mode,
-                                &t,
-                            ));
+                            stopped = Some(stop_note(record, done, &t));
                             break 'files;
                         }
                     };
@@ -506,9 +501,7 @@ pub fn run_suite(
                         infos[v].git_rev = rev;
                     }
                     let mut row = checked_row(file, i + 1, record, answer.result);
-                    if answer.peak_mb.is_some() {
-                        row.peak_mb = answer.peak_mb;
-                    }
+                    row.peak_mb = answer.peak_mb;
                     bar.suspend(|| emit(row, v, k, &infos[v], &mut *out))?;
                     bar.inc(crate::progress::work_of(
                         record.position.board.empty_count(),
@@ -549,8 +542,7 @@ fn stop_note(
     interrupt: &Interrupt,
     file: &Path,
     record: &ObfRecord,
-    number: usize,
-    total: usize,
+    (number, total): (usize, usize),
     mode: Mode,
     t: &TimedOut,
 ) -> String {

@@ -160,7 +160,7 @@ impl Runner {
                     .map(|result| Answer {
                         result,
                         git_rev: None,
-                        peak_mb: None,
+                        peak_mb: super::suite::peak_mb(),
                     }))
             }
             Runner::Binary { path, dir, threads } => {
@@ -175,7 +175,8 @@ pub(crate) struct Answer {
     pub(crate) result: SolveResult,
     /// Revision of another binary (None: this one).
     pub(crate) git_rev: Option<String>,
-    /// Peak memory of another binary's run in MB (None: this process's, or not given).
+    /// Peak memory in MB of the process that solved it: this one, or another binary's
+    /// from its CSV (None when that binary does not write it).
     pub(crate) peak_mb: Option<f64>,
 }
 
