@@ -48,7 +48,8 @@ pub struct BatchOptions {
     pub fsync_every: Duration,
     /// Stops the run when set (by SIGINT or SIGTERM in the CLI): no new position is
     /// started, the solves in progress give up and write no row (a rerun solves them),
-    /// and the rows written stay a valid output to resume from.
+    /// and the rows written stay a valid output to resume from. A failed write sets it
+    /// too, to stop every worker (the run then returns that error): give each run its own.
     pub interrupt: Interrupt,
 }
 
