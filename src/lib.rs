@@ -19,6 +19,7 @@ pub mod eval;
 pub mod harness;
 pub mod interrupt;
 pub mod progress;
+pub mod results;
 pub mod search;
 pub mod settings;
 pub mod train;

@@ -1,8 +1,8 @@
 //! `finale merge`: joins the outputs of several batch runs (shards, machines, reruns) into
 //! one CSV with each position once per mode, and reports rows that disagree.
 
-use super::key::parse_key;
 use super::output::header;
+use crate::board::key::parse_key;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 use std::fs::OpenOptions;
@@ -153,7 +153,7 @@ pub fn run_merge(
                         summary.conflicts += 1;
                         conflicts.push(format!(
                             "conflict: position {} ({mode}): {}:{} says {}, {}:{} says {} (kept the first)",
-                            super::key::key_hex(key),
+                            crate::board::key::key_hex(key),
                             inputs[c.file].display(),
                             c.line,
                             c.score,

@@ -1,7 +1,8 @@
 //! Overnight batches: resumable, sharded solving of many positions into one CSV, and the
 //! merging of several such CSVs.
 
-pub mod key;
+/// Position keys (they live with the board; here for the batch's callers).
+pub use crate::board::key;
 pub mod merge;
 pub mod output;
 pub mod run;

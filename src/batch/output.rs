@@ -16,13 +16,13 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::key::parse_key;
+use crate::board::key::parse_key;
 use crate::settings::BATCH_OUTPUT_CHECK_MS;
 
 /// The batch CSV columns: the suite's, then `status` and, for a `timeout` row, the last
 /// finished pass as a probable answer (score, level such as `73%`, move).
 pub fn header() -> Vec<&'static str> {
-    let mut h: Vec<&str> = crate::harness::HEADER.to_vec();
+    let mut h: Vec<&str> = crate::results::HEADER.to_vec();
     h.extend([
         "status",
         "probable_score",

@@ -2,16 +2,16 @@
 //! outside the shard or seen before, solves the rest on worker threads (one position per
 //! thread, each with its own table) and appends one row per position as it finishes.
 
-use super::key::{key_hex, position_key};
 use super::output::BatchOut;
 use super::shard::Shard;
+use crate::board::key::{key_hex, position_key};
 use crate::board::{ObfRecord, parse_obf_line};
 use crate::error::{Error, Result};
-use crate::harness::csv_out::{RunInfo, record};
-use crate::harness::format::{pass_level, score_string};
-use crate::harness::histogram::Distribution;
-use crate::harness::suite::{Row, checked_row, peak_mb};
 use crate::interrupt::Interrupt;
+use crate::results::csv_out::{RunInfo, record};
+use crate::results::format::{pass_level, score_string};
+use crate::results::histogram::Distribution;
+use crate::results::{Row, checked_row, peak_mb};
 use crate::search::{Mode, PassReport, SearchOptions, Solver, SolverOptions};
 use crate::settings::OBF_MAX_LINE_BYTES;
 use std::collections::HashSet;
@@ -122,7 +122,7 @@ impl BatchSummary {
             secs,
             nps,
             self.best_found.as_secs_f64(),
-            crate::harness::machine::peak_memory_kb().map_or("unknown".to_string(), |kb| format!(
+            crate::results::machine::peak_memory_kb().map_or("unknown".to_string(), |kb| format!(
                 "{:.1} MB",
                 kb as f64 / 1024.0
             )),
@@ -201,13 +201,13 @@ fn items(
                     })?;
                 }
                 Err(error) => {
-                    let error = Error::Obf {
+                    let error = crate::board::ReadError::Obf {
                         origin: path.display().to_string(),
                         line: number,
                         error,
                     };
                     if !skip_bad {
-                        return Err(error);
+                        return Err(error.into());
                     }
                     let text = line.trim().to_string();
                     visit(Item::Bad {
@@ -538,7 +538,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let workers = usize::try_from(positions).map_or(options.threads, |p| options.threads.min(p));
     let tables_mb = (workers as u64).saturating_mul(options.hash_mb as u64);
     if workers > 0 {
-        crate::harness::check_hash_mb(tables_mb).map_err(|e| {
+        crate::results::check_hash_mb(tables_mb).map_err(|e| {
             Error::Invalid(format!(
                 "batch: {workers} tables (one per thread, --threads {}) x --hash-mb {}: {e}",
                 options.threads, options.hash_mb

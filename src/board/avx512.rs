@@ -4,7 +4,7 @@
 //! 4-7 those that decrease it. Compiled only when the build target has AVX-512 F, CD, VL
 //! and BW (cfg `feature_avx512`, set by build.rs).
 
-use super::moves::RAYS;
+use super::rays::RAYS;
 use core::arch::x86_64::*;
 
 /// Rays from each square, transposed so one aligned 64-byte load gives all 8 directions.

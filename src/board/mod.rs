@@ -2,14 +2,18 @@
 
 #[cfg(all(feature_avx512, not(feature = "portable")))]
 mod avx512;
+pub mod error;
+pub mod key;
 pub mod last_flip;
 pub mod moves;
 pub mod parse;
 pub mod perft;
 pub mod position;
 pub mod random;
+mod rays;
 pub mod square;
 
+pub use error::{MovesError, ObfError, ReadError};
 pub use parse::{ObfReader, ObfRecord, parse_moves, parse_obf_line, parse_position, read_obf_file};
 pub use perft::perft;
 pub use position::{Board, Color, Position};

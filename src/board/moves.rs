@@ -11,6 +11,8 @@
 /// run never wraps from one row to the next.
 const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
+use super::rays::RAYS;
+
 /// Moves of `p` along one shift direction `d` (both senses), with `mask` the opponent
 /// discs a run may cross. Kogge-Stone style: runs of 1, 2, then doubled twice to 6.
 #[inline(always)]
@@ -49,44 +51,6 @@ pub fn legal_moves_portable(p: u64, o: u64) -> u64 {
     let mo = o & INNER_COLS;
     let m = moves_dir(p, mo, 1) | moves_dir(p, o, 8) | moves_dir(p, mo, 7) | moves_dir(p, mo, 9);
     m & !(p | o)
-}
-
-/// Squares from each square to the board edge in each of the 8 directions, the square
-/// itself excluded. Directions 0-3 increase the index (+1, +7, +8, +9), 4-7 decrease it.
-pub(crate) const RAYS: [[u64; 64]; 8] = build_rays();
-
-const fn build_rays() -> [[u64; 64]; 8] {
-    // (column step, row step) for +1, +7, +8, +9, -1, -7, -8, -9.
-    const STEPS: [(i32, i32); 8] = [
-        (1, 0),
-        (-1, 1),
-        (0, 1),
-        (1, 1),
-        (-1, 0),
-        (1, -1),
-        (0, -1),
-        (-1, -1),
-    ];
-    let mut rays = [[0u64; 64]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut sq = 0;
-        while sq < 64 {
-            let (dc, dr) = STEPS[d];
-            let mut c = (sq % 8) as i32 + dc;
-            let mut r = (sq / 8) as i32 + dr;
-            let mut ray = 0u64;
-            while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                ray |= 1u64 << (r * 8 + c);
-                c += dc;
-                r += dr;
-            }
-            rays[d][sq] = ray;
-            sq += 1;
-        }
-        d += 1;
-    }
-    rays
 }
 
 /// Discs of `o` flipped when `p` plays on the empty square `sq` (0 if the move is

@@ -1,8 +1,10 @@
 //! Reading positions: OBF lines and files, and move sequences from the start position.
 
+use super::error::{MovesError, ObfError, ReadError};
 use super::position::{Board, Color, Position};
 use super::square::Square;
-use crate::error::{Error, MovesError, ObfError, Result};
+
+type Result<T> = std::result::Result<T, ReadError>;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -186,8 +188,8 @@ pub fn parse_position(text: &str, origin: &str) -> Result<ObfRecord> {
             r.line = 1;
             Ok(r)
         }
-        Ok(None) => Err(Error::Invalid(format!("{origin}: no position given"))),
-        Err(error) => Err(Error::Obf {
+        Ok(None) => Err(ReadError::Empty(origin.to_string(), "no position given")),
+        Err(error) => Err(ReadError::Obf {
             origin: origin.to_string(),
             line: 1,
             error,
@@ -226,7 +228,7 @@ impl<R: BufRead> Iterator for ObfReader<R> {
                 Ok(0) => return None,
                 Ok(_) => {}
                 Err(source) => {
-                    return Some(Err(Error::Io {
+                    return Some(Err(ReadError::Io {
                         path: self.origin.clone().into(),
                         source,
                     }));
@@ -239,7 +241,7 @@ impl<R: BufRead> Iterator for ObfReader<R> {
                     return Some(Ok(r));
                 }
                 Err(error) => {
-                    return Some(Err(Error::Obf {
+                    return Some(Err(ReadError::Obf {
                         origin: self.origin.clone(),
                         line: self.line,
                         error,
@@ -252,7 +254,7 @@ impl<R: BufRead> Iterator for ObfReader<R> {
 
 /// Reads every record of an OBF file; the first malformed line is an error.
 pub fn read_obf_file(path: &Path) -> Result<Vec<ObfRecord>> {
-    let file = std::fs::File::open(path).map_err(|source| Error::Io {
+    let file = std::fs::File::open(path).map_err(|source| ReadError::Io {
         path: path.to_path_buf(),
         source,
     })?;
@@ -260,10 +262,10 @@ pub fn read_obf_file(path: &Path) -> Result<Vec<ObfRecord>> {
     let records: Vec<ObfRecord> =
         ObfReader::new(reader, path.display().to_string()).collect::<Result<_>>()?;
     if records.is_empty() {
-        return Err(Error::Invalid(format!(
-            "{}: no positions in file",
-            path.display()
-        )));
+        return Err(ReadError::Empty(
+            path.display().to_string(),
+            "no positions in file",
+        ));
     }
     Ok(records)
 }

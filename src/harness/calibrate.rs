@@ -10,7 +10,7 @@
 
 use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{Error, Result};
-use crate::harness::machine::git_rev;
+use crate::results::machine::git_rev;
 use crate::search::{SearchOptions, SolveResult, Solver, SolverOptions};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -242,7 +242,7 @@ fn row_of(
         None => exact_moves.is_empty(),
     };
     CalRow {
-        key: crate::batch::key_hex(crate::batch::position_key(pos)),
+        key: crate::board::key::key_hex(crate::board::key::position_key(pos)),
         file: file.to_string(),
         line,
         board: pos.to_string(),
@@ -428,7 +428,7 @@ pub fn run_calibrate(
                     }
                     let (file, rec) = &records[i];
                     let pos = rec.position;
-                    let key = crate::batch::key_hex(crate::batch::position_key(&pos));
+                    let key = crate::board::key::key_hex(crate::board::key::position_key(&pos));
                     let emit = |row: CalRow| {
                         let mut w = writer.lock().expect("no panics");
                         let r = w.0.serialize(&row).and_then(|()| Ok(w.0.flush()?));
@@ -486,7 +486,7 @@ pub fn run_calibrate(
     // The table covers the positions and levels of this command only.
     let wanted: HashSet<String> = records
         .iter()
-        .map(|(_, r)| crate::batch::key_hex(crate::batch::position_key(&r.position)))
+        .map(|(_, r)| crate::board::key::key_hex(crate::board::key::position_key(&r.position)))
         .collect();
     let mut rows: Vec<CalRow> = old
         .into_iter()

@@ -1,13 +1,13 @@
 //! The `solve` command: positions from an OBF line, a move sequence or a file, each solved
 //! and reported in full.
 
-use super::format::{
-    board_diagram, move_scores_string, moves_string, pass_level, probable_string, pv_head,
-    score_string, wld_string,
-};
 use crate::board::{Color, Position, parse_moves, parse_position, read_obf_file};
 use crate::error::{Error, Result};
 use crate::interrupt::Interrupt;
+use crate::results::format::{
+    board_diagram, move_scores_string, moves_string, pass_level, probable_string, pv_head,
+    score_string, wld_string,
+};
 use crate::search::{
     Mode, PASS_PV_MOVES, PassReport, SolveResult, Solver, SolverOptions, TimedOut,
 };

@@ -2,16 +2,16 @@
 //! each answer against the file, prints a table row and writes a CSV row as each position
 //! finishes, then sums up.
 
-use super::check::{Verdict, check};
 use super::compare::{Run, compare_runs};
-use super::csv_out::{CsvOut, CsvTarget, RunInfo};
-use super::format::{moves_string, pv_head, score_string};
-use super::histogram::Distribution;
 use super::variant::{Runner, Variant, VariantKind};
-use crate::batch::key::{key_hex, position_key};
-use crate::board::{ObfRecord, Position, Square, read_obf_file};
+use crate::board::key::{key_hex, position_key};
+use crate::board::{ObfRecord, read_obf_file};
 use crate::error::{Error, Result};
 use crate::interrupt::Interrupt;
+use crate::results::csv_out::{CsvOut, CsvTarget, RunInfo};
+use crate::results::format::{moves_string, pv_head, score_string};
+use crate::results::histogram::Distribution;
+use crate::results::row::{Row, checked_row};
 use crate::search::{
     Mode, PassReport, SearchOptions, SolveResult, Solver, SolverOptions, TimedOut, search_threads,
 };
@@ -47,34 +47,6 @@ pub struct SuiteOptions {
     /// solved gives up, and the run ends with the rows it finished and the position's last
     /// pass as a probable answer ([`Summary::stopped`]).
     pub interrupt: Interrupt,
-}
-
-/// One solved position of a suite.
-#[derive(Clone, Debug)]
-pub struct Row {
-    /// 1-based index of the position within its file.
-    pub index: usize,
-    /// The file, as given.
-    pub file: PathBuf,
-    /// 1-based line of the position in its file.
-    pub line: usize,
-    /// The position.
-    pub position: Position,
-    /// The best score the file lists, if it lists any move.
-    pub expected_score: Option<i32>,
-    /// The moves the file gives that best score.
-    pub expected_moves: Vec<Square>,
-    /// The solver's answer.
-    pub result: SolveResult,
-    /// The answer checked against the file.
-    pub verdict: Verdict,
-    /// Label of the variant that solved it (empty when a run has one variant).
-    pub variant: String,
-    /// 1-based repetition of this position (1 unless repeated).
-    pub repeat: u32,
-    /// Peak memory of the process that solved it, in MB, when the row was made (the high
-    /// water mark of its resident set: tables included, and every position before it).
-    pub peak_mb: Option<f64>,
 }
 
 /// Totals of a suite run.
@@ -172,45 +144,6 @@ pub fn solve_record(
     )
 }
 
-/// The row of `result`, the answer to `record`, checked against the file's values.
-pub fn checked_row(file: &Path, index: usize, record: &ObfRecord, result: SolveResult) -> Row {
-    let mode = result.mode;
-    let mut verdict = check(
-        mode,
-        &record.expected,
-        result.score,
-        &result.best_moves,
-        &result.move_scores,
-    );
-    if result.selectivity < 100 {
-        // A probable answer: its score is not held against it, only whether the move it
-        // would play (its first best move) is a best move.
-        let first = &result.best_moves[..result.best_moves.len().min(1)];
-        verdict = Verdict {
-            score_ok: None,
-            moves_ok: check(mode, &record.expected, result.score, first, &[]).moves_ok,
-        };
-    }
-    Row {
-        index,
-        file: file.to_path_buf(),
-        line: record.line,
-        position: record.position,
-        expected_score: record.expected_score(),
-        expected_moves: record.expected_best_moves(),
-        result,
-        verdict,
-        variant: String::new(),
-        repeat: 1,
-        peak_mb: peak_mb(),
-    }
-}
-
-/// This process's peak memory in MB (as read in the last 50 ms), if the system tells.
-pub fn peak_mb() -> Option<f64> {
-    super::machine::recent_peak_memory_kb().map(|kb| kb as f64 / 1024.0)
-}
-
 /// The table header line.
 pub fn table_header() -> String {
     format!(
@@ -288,7 +221,11 @@ pub fn run_suite(
     }
     let suites: Vec<(&PathBuf, Vec<ObfRecord>)> = files
         .iter()
-        .map(|f| read_obf_file(f).map(|records| (f, records)))
+        .map(|f| {
+            read_obf_file(f)
+                .map(|records| (f, records))
+                .map_err(Error::from)
+        })
         .collect::<Result<_>>()?;
 
     let mut csv = CsvOut::open(&options.csv, &files[0])?;
@@ -531,7 +468,7 @@ pub fn run_suite(
 fn pass_brief(mode: Mode, p: &PassReport) -> String {
     format!(
         "pass {} {} {}",
-        super::format::pass_level(p),
+        crate::results::format::pass_level(p),
         score_string(mode, p.score),
         p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
     )
@@ -550,7 +487,7 @@ fn stop_note(
     let probable = match &t.last_pass {
         Some(p) => format!(
             "probable {} (its last finished pass), best {}",
-            super::format::probable_string(mode, p),
+            crate::results::format::probable_string(mode, p),
             p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
         ),
         None => "no pass had finished".to_string(),

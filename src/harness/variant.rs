@@ -160,7 +160,7 @@ impl Runner {
                     .map(|result| Answer {
                         result,
                         git_rev: None,
-                        peak_mb: super::suite::peak_mb(),
+                        peak_mb: crate::results::peak_mb(),
                     }))
             }
             Runner::Binary { path, dir, threads } => {

@@ -3,8 +3,8 @@
 
 use super::format::{move_scores_string, moves_string};
 use super::machine;
-use super::suite::Row;
-use crate::batch::key::{key_hex, position_key};
+use super::row::Row;
+use crate::board::key::{key_hex, position_key};
 use crate::error::{Error, Result};
 use crate::search::Mode;
 use std::fs::{File, OpenOptions};

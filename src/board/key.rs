@@ -2,7 +2,7 @@
 //! 16 hex digits. It names a position in batch outputs, resumption and sharding, so it
 //! must never change between versions: tests pin it.
 
-use crate::board::{Color, Position};
+use super::{Color, Position};
 
 /// SplitMix64's finaliser: every input bit affects every output bit.
 const fn mix(mut z: u64) -> u64 {

@@ -102,9 +102,35 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
+/// Largest transposition table accepted, in MB (1 TB).
+pub const MAX_HASH_MB: u64 = 1 << 20;
+
+/// Checks a table size: 1..=[`MAX_HASH_MB`] and no more than the machine's memory, since
+/// the table is touched in full when allocated and would otherwise get the process killed.
+pub fn check_hash_mb(mb: u64) -> std::result::Result<usize, String> {
+    if mb == 0 || mb > MAX_HASH_MB {
+        return Err(format!("{mb} MB is out of range (1..={MAX_HASH_MB})"));
+    }
+    if let Some(total) = total_memory_mb()
+        && mb > total
+    {
+        return Err(format!(
+            "{mb} MB is more than this machine's memory ({total} MB)"
+        ));
+    }
+    usize::try_from(mb).map_err(|_| format!("{mb} MB does not fit in memory addresses"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hash_sizes() {
+        assert_eq!(check_hash_mb(16), Ok(16));
+        assert!(check_hash_mb(0).is_err());
+        assert!(check_hash_mb(MAX_HASH_MB + 1).is_err());
+    }
 
     #[test]
     fn known_dates() {

@@ -1,0 +1,15 @@
+//! What the suite and the batch share: the row of a solved position and its check against
+//! the input, the CSV it is written to, text forms of scores and moves, machine facts, and
+//! the distribution of per-position figures. Below both, so that neither imports the other.
+
+pub mod check;
+pub mod csv_out;
+pub mod format;
+pub mod histogram;
+pub mod machine;
+pub mod row;
+
+pub use check::{Verdict, check};
+pub use csv_out::{CsvOut, CsvTarget, HEADER, RunInfo};
+pub use machine::{MAX_HASH_MB, check_hash_mb};
+pub use row::{Row, checked_row, peak_mb};
