@@ -4,7 +4,11 @@
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use finale::batch::{BatchOptions, Shard};
-use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions, Variant, VariantKind};
+use finale::harness::switches::{parse_hash_mb, parse_threads};
+use finale::harness::{
+    self, CsvTarget, SearchSwitches, SolveInput, SuiteOptions, ThreadSwitches, Variant, VariantKind,
+};
+use finale::search::parse_selectivity;
 use finale::search::{EvalRef, Mode, SearchOptions, SolverOptions};
 use finale::settings::DEFAULT_HASH_MB;
 use std::io::{IsTerminal, Write};
@@ -33,7 +37,7 @@ enum Command {
     /// `bench: N nodes T ms X nps`, signs the search with its node count N (one thread).
     Bench {
         #[command(flatten)]
-        threads: ThreadArgs,
+        threads: ThreadSwitches,
     },
     /// Solve many positions into one CSV: resumable, shardable, each position once.
     Batch(BatchArgs),
@@ -143,7 +147,7 @@ struct SolveArgs {
     #[arg(long)]
     quiet: bool,
     #[command(flatten)]
-    threads: ThreadArgs,
+    threads: ThreadSwitches,
     #[command(flatten)]
     common: CommonArgs,
 }
@@ -255,7 +259,7 @@ struct SuiteArgs {
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
     #[command(flatten)]
-    threads: ThreadArgs,
+    threads: ThreadSwitches,
     /// Solve each position K times (each variant, alternating) and compare medians.
     #[arg(long, value_name = "K", default_value_t = 1)]
     repeat: u32,
@@ -282,32 +286,8 @@ struct CommonArgs {
     /// Transposition table size in MB.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
     hash_mb: usize,
-    /// Turn off enhanced transposition cutoff.
-    #[arg(long)]
-    no_etc: bool,
-    /// Turn off the stability cutoff.
-    #[arg(long)]
-    no_stability: bool,
-    /// Turn off the transposition table (and with it ETC).
-    #[arg(long)]
-    no_tt: bool,
-    /// Turn off the narrow first-guess search before exact solves of 20+ empties.
-    #[arg(long)]
-    no_first_guess: bool,
-    /// Find every best move (ties), not only one: each other move is proven to reach the
-    /// score or to fall short, which can cost far more than the score (FFO #59).
-    #[arg(long)]
-    ties: bool,
-    /// Move ordering of deep nodes.
-    #[arg(long, value_enum, default_value_t = OrderingArg::Eval)]
-    ordering: OrderingArg,
-    /// Selectivity in percent: 100 solves exactly; 73, 87, 95, 98 or 99 stops after that
-    /// multi-probcut level and reports a probable score such as +28@95%.
-    #[arg(long, value_name = "P", default_value_t = 100, value_parser = parse_selectivity)]
-    selectivity: u8,
-    /// Evaluation weights to order with (default: the built-in weights/eval.bin).
-    #[arg(long, value_name = "PATH")]
-    eval: Option<PathBuf>,
+    #[command(flatten)]
+    search: SearchSwitches,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -318,80 +298,18 @@ enum PlayArg {
     Eval,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum OrderingArg {
-    /// Fastest-first plus a shallow search with the pattern evaluation at deep nodes.
-    Eval,
-    /// Fewest opponent moves first, with potential mobility, stable edges, parity.
-    FastestFirst,
-}
-
 /// The thread count asked for, or every core.
 fn threads_or_all(threads: Option<usize>) -> usize {
     threads.unwrap_or_else(finale::search::cores)
 }
 
-#[derive(Args)]
-struct ThreadArgs {
-    /// Search threads per position (default: all cores; bench: 1). One thread repeats
-    /// node counts exactly; more never change scores or best moves.
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
-    threads: Option<usize>,
-    /// Run all --threads even when they outnumber the cores (slower; for measurements).
-    #[arg(long)]
-    oversubscribe: bool,
-}
-
-impl ThreadArgs {
-    /// Threads requested (`default` when not given), after a note on stderr if fewer
-    /// will search because the machine has fewer cores.
-    fn requested(&self, default: usize) -> usize {
-        let t = self.threads.unwrap_or(default);
-        let used = finale::search::search_threads(t, self.oversubscribe);
-        if used < t {
-            eprintln!(
-                "note: --threads {t}: finale may use {used} cores here, so {used} threads \
-                 search (more would only add speculative work; --oversubscribe runs all {t})"
-            );
-        }
-        t
-    }
-}
-
 impl CommonArgs {
-    /// The evaluation asked for: none for fastest-first, else --eval or the built-in
-    /// weights (with a note when those cannot be used).
-    fn eval(&self) -> finale::Result<EvalRef> {
-        if matches!(self.ordering, OrderingArg::FastestFirst) {
-            return Ok(EvalRef(None));
-        }
-        if let Some(path) = &self.eval {
-            let e = finale::eval::Evaluator::load(path)?;
-            return Ok(EvalRef(Some(Box::leak(Box::new(e)))));
-        }
-        match finale::eval::Evaluator::shipped() {
-            Ok(e) => Ok(EvalRef(Some(e))),
-            Err(e) => {
-                eprintln!("note: {e}; ordering by fastest-first only");
-                Ok(EvalRef(None))
-            }
-        }
-    }
-
     fn solver_options(&self, threads: usize, oversubscribe: bool) -> finale::Result<SolverOptions> {
         Ok(SolverOptions {
             hash_mb: self.hash_mb,
             threads,
             oversubscribe,
-            search: SearchOptions {
-                etc: !self.no_etc,
-                stability: !self.no_stability,
-                tt: !self.no_tt,
-                first_guess: !self.no_first_guess,
-                eval: self.eval()?,
-                selectivity: self.selectivity,
-                ties: self.ties,
-            },
+            search: self.search.options()?,
         })
     }
 }
@@ -579,11 +497,6 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(v))
 }
 
-fn parse_hash_mb(s: &str) -> Result<usize, String> {
-    let mb: u64 = s.parse().map_err(|_| "expected a size in MB".to_string())?;
-    harness::check_hash_mb(mb)
-}
-
 fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let TrainMpcArgs {
         seed,
@@ -659,17 +572,6 @@ fn load_eval(path: Option<PathBuf>) -> finale::Result<&'static finale::eval::Eva
             finale::eval::Evaluator::shipped().map_err(|e| finale::Error::Invalid(e.to_string()))?
         }
     })
-}
-
-fn parse_selectivity(s: &str) -> Result<u8, String> {
-    finale::search::parse_selectivity(s)
-}
-
-fn parse_threads(s: &str) -> Result<usize, String> {
-    s.parse()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| "expected a thread count of at least 1".to_string())
 }
 
 fn main() -> ExitCode {
@@ -933,6 +835,7 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
         kind: VariantKind::Flags(search),
         threads: None,
         oversubscribe,
+        hash_mb: None,
     });
     let options = SuiteOptions {
         mode: args.common.mode.into(),
@@ -972,12 +875,12 @@ fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
 }
 
 fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
-    if args.common.selectivity != 100 {
+    if args.common.search.selectivity != 100 {
         // Rows are keyed by position and mode: a probable answer must not merge with or
         // stand in for an exact one.
         return Err(finale::Error::Invalid(format!(
             "--selectivity {}: batch solves exactly only (use solve or suite for probable solves)",
-            args.common.selectivity
+            args.common.search.selectivity
         )));
     }
     let shard = Shard::resolve(args.shard.as_deref(), args.shards, |name| {

@@ -14,6 +14,7 @@ pub mod report;
 pub mod run_csv;
 pub mod solve;
 pub mod suite;
+pub mod switches;
 pub mod train;
 pub mod variant;
 
@@ -27,4 +28,5 @@ pub use perft::{MAX_PERFT_DEPTH, run_perft};
 pub use report::run_report;
 pub use solve::{SolveInput, SolveOutcome, SolveSettings, run_solve};
 pub use suite::{SuiteOptions, Summary, run_suite};
+pub use switches::{SearchSwitches, ThreadSwitches};
 pub use variant::{Variant, VariantKind};

@@ -233,12 +233,15 @@ pub fn run_suite(
         csv_path: csv.as_ref().map(|c| c.path().to_path_buf()),
         ..Summary::default()
     };
+    // A variant's own table size, else the run's.
+    let hash_of = |v: &Variant| v.hash_mb.unwrap_or(options.hash_mb);
     let variants = if options.variants.is_empty() {
         vec![Variant {
             label: String::new(),
             kind: VariantKind::Flags(options.search),
             threads: None,
             oversubscribe: options.oversubscribe,
+            hash_mb: None,
         }]
     } else {
         options.variants.clone()
@@ -247,7 +250,7 @@ pub fn run_suite(
         .iter()
         .map(|v| {
             let threads = v.threads.unwrap_or(options.threads);
-            Runner::new(v, options.hash_mb, threads, v.oversubscribe)
+            Runner::new(v, hash_of(v), threads, v.oversubscribe)
         })
         .collect::<Result<_>>()?;
     // The CSV records the threads that searched.
@@ -255,7 +258,7 @@ pub fn run_suite(
         .iter()
         .map(|v| {
             let threads = v.threads.unwrap_or(options.threads);
-            RunInfo::current(search_threads(threads, v.oversubscribe), options.hash_mb)
+            RunInfo::current(search_threads(threads, v.oversubscribe), hash_of(v))
         })
         .collect();
     // Per variant: position key -> measurements, for the closing comparison.
@@ -308,7 +311,7 @@ pub fn run_suite(
         Result::Ok(())
     };
     // Rows of small positions solved several at once: one thread searched each.
-    let one_thread = RunInfo::current(1, options.hash_mb);
+    let one_thread = RunInfo::current(1, hash_of(&variants[0]));
     // One-thread solvers for small positions solved several at once (made when needed).
     let mut pooled: Option<Vec<Solver>> = None;
     let mut stopped = None;
@@ -364,7 +367,7 @@ pub fn run_suite(
                     (0..threads)
                         .map(|_| {
                             Solver::new(SolverOptions {
-                                hash_mb: options.hash_mb,
+                                hash_mb: hash_of(v),
                                 search,
                                 threads: 1,
                                 oversubscribe: false,
@@ -423,7 +426,7 @@ pub fn run_suite(
                     let answer = runners[v].solve(
                         record,
                         options.mode,
-                        options.hash_mb,
+                        hash_of(&variants[v]),
                         &options.interrupt,
                         &mut on_pass,
                     )?;

@@ -33,47 +33,21 @@ pub struct Variant {
     pub threads: Option<usize>,
     /// Run every thread even beyond the cores (see [`SolverOptions::oversubscribe`]).
     pub oversubscribe: bool,
+    /// Table size in MB, when the variant sets it (otherwise the run's).
+    pub hash_mb: Option<usize>,
 }
 
 impl Variant {
-    /// A flag set such as `"--no-etc --no-stability"` or `"--threads=1"`; `""` is the
-    /// default search.
+    /// A flag set such as `"--no-etc --no-stability"`, `"--ordering fastest-first"` or
+    /// `"--threads=1 --hash-mb 64"`, parsed by the CLI's own definitions
+    /// ([`SearchSwitches`](super::switches::SearchSwitches) plus `--threads`,
+    /// `--oversubscribe` and `--hash-mb`); `""` is the default search.
     pub fn from_flags(text: &str) -> Result<Variant> {
-        let mut o = SearchOptions::default();
-        let mut threads = None;
-        let mut oversubscribe = false;
-        for flag in text.split_whitespace() {
-            if let Some(n) = flag.strip_prefix("--threads=") {
-                threads = Some(n.parse().ok().filter(|&n: &usize| n >= 1).ok_or_else(|| {
-                    Error::Invalid(format!(
-                        "--variant '{text}': '{flag}' needs a thread count of at least 1"
-                    ))
-                })?);
-                continue;
-            }
-            if let Some(p) = flag.strip_prefix("--selectivity=") {
-                o.selectivity = crate::search::parse_selectivity(p)
-                    .map_err(|e| Error::Invalid(format!("--variant '{text}': {e}")))?;
-                continue;
-            }
-            match flag {
-                "--no-etc" => o.etc = false,
-                "--no-stability" => o.stability = false,
-                "--no-tt" => o.tt = false,
-                "--no-first-guess" => o.first_guess = false,
-                "--ties" => o.ties = true,
-                "--ordering=fastest-first" => o.eval = crate::search::EvalRef(None),
-                "--ordering=eval" => o.eval = crate::search::EvalRef::shipped(),
-                "--oversubscribe" => oversubscribe = true,
-                _ => {
-                    return Err(Error::Invalid(format!(
-                        "--variant '{text}': unknown flag '{flag}' (known: --no-etc, \
-                         --no-stability, --no-tt, --no-first-guess, --ties, --ordering=fastest-first, --ordering=eval, --selectivity=P, \
-                         --threads=N, --oversubscribe)"
-                    )));
-                }
-            }
-        }
+        let v = super::switches::VariantSwitches::parse(text)?;
+        let search = v
+            .search
+            .options()
+            .map_err(|e| Error::Invalid(format!("--variant '{text}': {e}")))?;
         let label = text.split_whitespace().collect::<Vec<_>>().join(" ");
         Ok(Variant {
             label: if label.is_empty() {
@@ -81,9 +55,10 @@ impl Variant {
             } else {
                 label
             },
-            kind: VariantKind::Flags(o),
-            threads,
-            oversubscribe,
+            kind: VariantKind::Flags(search),
+            threads: v.threads.threads,
+            oversubscribe: v.threads.oversubscribe,
+            hash_mb: v.hash_mb,
         })
     }
 
@@ -100,6 +75,7 @@ impl Variant {
             kind: VariantKind::Binary(path.to_path_buf()),
             threads: None,
             oversubscribe: false,
+            hash_mb: None,
         })
     }
 }
@@ -374,5 +350,48 @@ mod tests {
         assert!(Variant::from_flags("--threads=0").is_err());
         assert!(Variant::from_flags("--threads=x").is_err());
         assert!(Variant::from_binary(Path::new("/no/such/finale")).is_err());
+    }
+
+    /// Variants are parsed by the CLI's own definitions: the spellings the CLI takes and
+    /// an earlier hand-written parser refused (a value after a space, --eval, --hash-mb).
+    #[test]
+    fn variants_take_every_spelling_of_the_cli() {
+        let flags = |text: &str| match Variant::from_flags(text).expect(text).kind {
+            VariantKind::Flags(o) => o,
+            VariantKind::Binary(_) => panic!("flags"),
+        };
+        for text in ["--ordering fastest-first", "--ordering=fastest-first"] {
+            assert_eq!(flags(text).eval, crate::search::EvalRef(None), "{text}");
+        }
+        assert!(flags("--ordering eval").eval.0.is_some());
+        assert_eq!(flags("--selectivity 95").selectivity, 95);
+        assert_eq!(flags("--selectivity=73 --ties").selectivity, 73);
+        assert!(flags("--ties").ties);
+        assert_eq!(Variant::from_flags("--threads 3").unwrap().threads, Some(3));
+        assert!(
+            Variant::from_flags("--oversubscribe")
+                .unwrap()
+                .oversubscribe
+        );
+        assert_eq!(Variant::from_flags("--hash-mb 8").unwrap().hash_mb, Some(8));
+        assert_eq!(Variant::from_flags("--no-etc").unwrap().hash_mb, None);
+        // Other weights: the shipped file, loaded from its path.
+        let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/eval.bin");
+        let o = flags(&format!("--eval {weights}"));
+        let shipped = crate::eval::Evaluator::shipped().expect("shipped weights");
+        assert_eq!(o.eval.0.map(|e| e.checksum()), Some(shipped.checksum()));
+        // Errors are one line naming the variant and what the CLI would say.
+        for (text, says) in [
+            ("--fast", "unexpected argument '--fast'"),
+            ("--selectivity 50", "50"),
+            ("--ordering sideways", "sideways"),
+            ("--hash-mb 0", "out of range"),
+            ("--eval /no/such/weights", "/no/such/weights"),
+        ] {
+            let e = Variant::from_flags(text).expect_err(text).to_string();
+            assert!(e.contains(says), "{text}: {e}");
+            assert!(!e.contains('\n'), "{text}: {e}");
+            assert!(e.starts_with(&format!("--variant '{text}': ")), "{e}");
+        }
     }
 }

@@ -1,0 +1,158 @@
+//! The search switches and thread options as one clap parser: the CLI flattens them into
+//! solve, suite and batch, and suite variants (`--variant='--ordering fastest-first'`) are
+//! parsed by the same definitions, so the two never differ.
+
+use crate::error::{Error, Result};
+use crate::eval::Evaluator;
+use crate::search::{EvalRef, SearchOptions, search_threads};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+/// Switches that change how a position is searched (never its answer, except
+/// `--selectivity`).
+#[derive(Args, Clone, Debug, Default)]
+pub struct SearchSwitches {
+    /// Turn off enhanced transposition cutoff.
+    #[arg(long)]
+    pub no_etc: bool,
+    /// Turn off the stability cutoff.
+    #[arg(long)]
+    pub no_stability: bool,
+    /// Turn off the transposition table (and with it ETC).
+    #[arg(long)]
+    pub no_tt: bool,
+    /// Turn off the narrow first-guess search before exact solves of 20+ empties.
+    #[arg(long)]
+    pub no_first_guess: bool,
+    /// Find every best move (ties), not only one: each other move is proven to reach the
+    /// score or to fall short, which can cost far more than the score (FFO #59).
+    #[arg(long)]
+    pub ties: bool,
+    /// Move ordering of deep nodes.
+    #[arg(long, value_enum, default_value_t = Ordering::Eval)]
+    pub ordering: Ordering,
+    /// Selectivity in percent: 100 solves exactly; 73, 87, 95, 98 or 99 stops after that
+    /// multi-probcut level and reports a probable score such as +28@95%.
+    #[arg(long, value_name = "P", default_value_t = 100, value_parser = crate::search::parse_selectivity)]
+    pub selectivity: u8,
+    /// Evaluation weights to order with (default: the built-in weights/eval.bin).
+    #[arg(long, value_name = "PATH")]
+    pub eval: Option<PathBuf>,
+}
+
+/// Move ordering of deep nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Ordering {
+    /// Fastest-first plus a shallow search with the pattern evaluation at deep nodes.
+    #[default]
+    Eval,
+    /// Fewest opponent moves first, with potential mobility, stable edges, parity.
+    FastestFirst,
+}
+
+impl SearchSwitches {
+    /// The evaluation asked for: none for fastest-first, else `--eval` (loaded once and
+    /// kept for the process) or the built-in weights (with a note when those cannot be
+    /// used).
+    pub fn eval(&self) -> Result<EvalRef> {
+        if self.ordering == Ordering::FastestFirst {
+            return Ok(EvalRef(None));
+        }
+        if let Some(path) = &self.eval {
+            let e = Evaluator::load(path)?;
+            return Ok(EvalRef(Some(Box::leak(Box::new(e)))));
+        }
+        match Evaluator::shipped() {
+            Ok(e) => Ok(EvalRef(Some(e))),
+            Err(e) => {
+                eprintln!("note: {e}; ordering by fastest-first only");
+                Ok(EvalRef(None))
+            }
+        }
+    }
+
+    /// The search options these switches ask for.
+    pub fn options(&self) -> Result<SearchOptions> {
+        Ok(SearchOptions {
+            etc: !self.no_etc,
+            stability: !self.no_stability,
+            tt: !self.no_tt,
+            first_guess: !self.no_first_guess,
+            eval: self.eval()?,
+            selectivity: self.selectivity,
+            ties: self.ties,
+        })
+    }
+}
+
+/// How many threads search one position.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ThreadSwitches {
+    /// Search threads per position (default: all cores; bench: 1). One thread repeats
+    /// node counts exactly; more never change scores or best moves.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Run all --threads even when they outnumber the cores (slower; for measurements).
+    #[arg(long)]
+    pub oversubscribe: bool,
+}
+
+impl ThreadSwitches {
+    /// Threads requested (`default` when not given), after a note on stderr if fewer
+    /// will search because the machine has fewer cores.
+    pub fn requested(&self, default: usize) -> usize {
+        let t = self.threads.unwrap_or(default);
+        let used = search_threads(t, self.oversubscribe);
+        if used < t {
+            eprintln!(
+                "note: --threads {t}: finale may use {used} cores here, so {used} threads \
+                 search (more would only add speculative work; --oversubscribe runs all {t})"
+            );
+        }
+        t
+    }
+}
+
+/// A thread count of at least 1.
+pub fn parse_threads(s: &str) -> std::result::Result<usize, String> {
+    s.parse()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| "expected a thread count of at least 1".to_string())
+}
+
+/// A table size in MB that this machine can hold.
+pub fn parse_hash_mb(s: &str) -> std::result::Result<usize, String> {
+    let mb: u64 = s.parse().map_err(|_| "expected a size in MB".to_string())?;
+    crate::results::check_hash_mb(mb)
+}
+
+/// What a suite variant may set: the search switches, threads and table size.
+#[derive(clap::Parser, Debug)]
+#[command(name = "--variant", no_binary_name = true, disable_help_flag = true)]
+pub(crate) struct VariantSwitches {
+    #[command(flatten)]
+    pub(crate) search: SearchSwitches,
+    #[command(flatten)]
+    pub(crate) threads: ThreadSwitches,
+    /// Transposition table size in MB (default: the suite's).
+    #[arg(long, value_name = "N", value_parser = parse_hash_mb)]
+    pub(crate) hash_mb: Option<usize>,
+}
+
+impl VariantSwitches {
+    /// Parses the words of `text` (split at white space) as the CLI parses them.
+    pub(crate) fn parse(text: &str) -> Result<VariantSwitches> {
+        use clap::Parser;
+        VariantSwitches::try_parse_from(text.split_whitespace()).map_err(|e| {
+            let rendered = e.render().to_string();
+            let first = rendered
+                .lines()
+                .next()
+                .unwrap_or("invalid")
+                .trim_start_matches("error: ")
+                .to_string();
+            Error::Invalid(format!("--variant '{text}': {first}"))
+        })
+    }
+}
