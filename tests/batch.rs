@@ -1326,3 +1326,45 @@ fn an_output_of_another_version_is_refused_and_kept() {
     );
     assert_eq!(std::fs::read_to_string(&old).unwrap(), text);
 }
+
+/// Batch rows are keyed by position and mode, so a probable answer must never stand in
+/// for an exact one: the library refuses a selective batch itself (not only the CLI),
+/// before it creates the output.
+#[test]
+fn a_selective_batch_is_refused_by_the_library_and_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let options = finale::batch::BatchOptions {
+        inputs: vec![suite("fforum-1-19.obf")],
+        out: out.clone(),
+        mode: finale::search::Mode::Exact,
+        hash_mb: 16,
+        threads: 1,
+        time_limit: None,
+        shard: finale::batch::Shard::ALL,
+        skip_bad: false,
+        search: finale::search::SearchOptions {
+            selectivity: 95,
+            ..Default::default()
+        },
+        progress: false,
+        fsync_every: Duration::ZERO,
+        interrupt: finale::interrupt::Interrupt::new(),
+    };
+    let err = finale::batch::run_batch(&options, &mut Vec::new()).expect_err("refused");
+    assert!(
+        err.to_string().contains("batch solves exactly only"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    let o = batch(&[
+        options.inputs[0].to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--selectivity",
+        "95",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("batch solves exactly only"));
+    assert!(!out.exists());
+}

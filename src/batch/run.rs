@@ -477,6 +477,14 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     if options.threads == 0 {
         return Err(Error::Invalid("batch: --threads must be at least 1".into()));
     }
+    if options.search.selectivity != 100 {
+        // Rows are keyed by position and mode: a probable answer must not merge with or
+        // stand in for an exact one.
+        return Err(Error::Invalid(format!(
+            "--selectivity {}: batch solves exactly only (use solve or suite for probable solves)",
+            options.search.selectivity
+        )));
+    }
     for path in &options.inputs {
         regular_file(path)?;
     }

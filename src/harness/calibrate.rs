@@ -368,6 +368,13 @@ pub fn run_calibrate(
     o: &CalibrateOptions,
     out: &mut impl Write,
 ) -> Result<(Vec<CalLine>, Vec<CalRow>)> {
+    let total = (o.workers as u64).saturating_mul(o.hash_mb as u64);
+    crate::results::check_hash_mb(total).map_err(|e| {
+        Error::Invalid(format!(
+            "--threads {} x --hash-mb {}: {e}",
+            o.workers, o.hash_mb
+        ))
+    })?;
     for &l in &o.levels {
         if l != 100 && crate::search::parse_selectivity(&l.to_string()).is_err() {
             return Err(Error::Invalid(format!(

@@ -16,6 +16,7 @@ pub mod solve;
 pub mod suite;
 pub mod switches;
 pub mod train;
+pub mod train_mpc;
 pub mod variant;
 
 pub use crate::results::{

@@ -1,0 +1,472 @@
+//! The command line's definitions: every subcommand and option, with the value parsers
+//! that give each bad value its one-line error.
+
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
+use finale::harness::switches::{parse_hash_mb, parse_threads};
+use finale::harness::{SearchSwitches, ThreadSwitches};
+use finale::search::{Mode, SolverOptions, parse_selectivity};
+use finale::settings::DEFAULT_HASH_MB;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "finale",
+    version,
+    about = "Exact Othello endgame solver and benchmark harness"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Solve one position (OBF line or move sequence) or every position of a file.
+    Solve(SolveArgs),
+    /// Solve every position of OBF files, check them against the files, write a CSV.
+    Suite(SuiteArgs),
+    /// Solve the fixed bench positions (fixed table); the last line,
+    /// `bench: N nodes T ms X nps`, signs the search with its node count N (one thread).
+    Bench {
+        #[command(flatten)]
+        threads: ThreadSwitches,
+    },
+    /// Solve many positions into one CSV: resumable, shardable, each position once.
+    Batch(BatchArgs),
+    /// Measure what probable answers are worth: solve positions exactly and at each
+    /// selectivity level; per level and band of empties, the share of exact scores and of
+    /// best moves, the mean score error, and nodes and time against the exact solve.
+    Calibrate(CalibrateArgs),
+    /// Join batch CSVs: each position once per mode; disagreeing rows are reported (exit 1).
+    Merge {
+        /// Batch CSVs.
+        #[arg(required = true, value_name = "CSV")]
+        inputs: Vec<PathBuf>,
+        /// The merged CSV (must not exist unless --force).
+        #[arg(long, value_name = "M.csv")]
+        out: PathBuf,
+        /// Overwrite --out if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Compare two runs (suite or batch CSVs: B against A), or the two variants of one
+    /// repeated suite CSV: node and time ratios per position, geometric means, a verdict.
+    Compare {
+        /// A.csv B.csv, or one CSV holding two variants.
+        #[arg(required = true, num_args = 1..=2, value_name = "CSV")]
+        files: Vec<PathBuf>,
+    },
+    /// Draw suite or batch CSVs into an SVG: time and node rate per position against
+    /// empties, and each run's time relative to the first.
+    Report {
+        /// Suite or batch CSVs (each file, or each variant within one, is a run).
+        #[arg(required = true, value_name = "CSV")]
+        files: Vec<PathBuf>,
+        /// The SVG to write.
+        #[arg(long, value_name = "OUT.svg")]
+        svg: PathBuf,
+    },
+    /// What the evaluation says of a position (OBF line or move sequence) or of every
+    /// position of a file, and of each legal move, in discs: statically or after a search
+    /// of --depth moves.
+    Eval(EvalArgs),
+    /// Print reproducible positions (random or evaluation-guided play from the start) as
+    /// OBF lines.
+    Generate {
+        /// Seed of the random play.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of positions.
+        #[arg(long, default_value_t = 20)]
+        count: usize,
+        /// Empty squares, A-B (cycled through) or a single number.
+        #[arg(long, default_value = "18-24", value_parser = parse_empties)]
+        empties: (u32, u32),
+        /// How moves are chosen: `random` (uniform), or `eval` (games that look like real
+        /// play: a few random opening moves, then moves drawn by a shallow search of the
+        /// evaluation, good moves far more often than bad ones).
+        #[arg(long, value_enum, default_value_t = PlayArg::Random)]
+        play: PlayArg,
+        /// Evaluation weights for `--play eval` (default: the built-in weights/eval.bin).
+        #[arg(long, value_name = "PATH")]
+        eval: Option<PathBuf>,
+    },
+    /// Train the pattern evaluation: self-play positions, labelled by exact solves and
+    /// shallow searches, fitted phase by phase; prints the held-out error by empties.
+    Train(TrainArgs),
+    /// Fit the multi-probcut error model: the spread of shallow searches against exact
+    /// scores by empties and depth, and the error model fitted to it (settings::mpc_error).
+    TrainMpc(TrainMpcArgs),
+    /// Count the leaves DEPTH plies below the start position.
+    Perft {
+        /// Plies, 0..=14.
+        #[arg(value_parser = parse_depth)]
+        depth: u32,
+    },
+}
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("input").required(true).multiple(false).args(["position", "moves", "file"])))]
+pub(crate) struct SolveArgs {
+    /// An OBF line: 64 squares a1..h8 (X, O, -), the side to move, optional `MOVE:SCORE;`
+    /// pairs after a `;`. One argument, or several joined with spaces.
+    // Boards often start with `-`, so the first word may; the rest may not, so that flags
+    // after the position still parse (a positional taking many hyphen values would
+    // swallow them).
+    #[arg(allow_hyphen_values = true, value_name = "POSITION")]
+    pub(crate) position: Option<String>,
+    /// The rest of the OBF line when given as several words.
+    #[arg(requires = "position", hide = true)]
+    pub(crate) more: Vec<String>,
+    /// Moves from the start position, e.g. f5d6c3d3c4.
+    #[arg(long, value_name = "SEQ")]
+    pub(crate) moves: Option<String>,
+    /// An OBF file: solve every position in it.
+    #[arg(long, value_name = "F")]
+    pub(crate) file: Option<PathBuf>,
+    /// Give up on a position after SECONDS (reported as a timeout; exit code 1).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) time_limit: Option<Duration>,
+    /// Print each position as a diagram before solving it (X black, O white, `.` the
+    /// legal moves of the side to move).
+    #[arg(long)]
+    pub(crate) board: bool,
+    /// Print a line per finished pass (level, score, best move, nodes, time, N/s) even
+    /// when stdout is not a terminal (it is shown on a terminal without this).
+    #[arg(long, conflicts_with = "quiet")]
+    pub(crate) progress: bool,
+    /// Print only the final report, no pass lines.
+    #[arg(long)]
+    pub(crate) quiet: bool,
+    #[command(flatten)]
+    pub(crate) threads: ThreadSwitches,
+    #[command(flatten)]
+    pub(crate) common: CommonArgs,
+}
+
+#[derive(Args)]
+pub(crate) struct EvalArgs {
+    /// An OBF line (as for solve). One argument, or several joined with spaces.
+    #[arg(allow_hyphen_values = true, value_name = "POSITION")]
+    pub(crate) position: Option<String>,
+    /// The rest of the OBF line when given as several words.
+    #[arg(requires = "position", hide = true)]
+    pub(crate) more: Vec<String>,
+    /// Moves from the start position, e.g. f5d6c3d3c4.
+    #[arg(long, value_name = "SEQ", conflicts_with_all = ["position", "file"])]
+    pub(crate) moves: Option<String>,
+    /// An OBF file: evaluate every position in it.
+    #[arg(long, value_name = "F", conflicts_with = "position")]
+    pub(crate) file: Option<PathBuf>,
+    /// Moves to search ahead (0: the static evaluation); each legal move's child is
+    /// searched one move less.
+    #[arg(long, value_name = "D", default_value_t = 0, value_parser = parse_eval_depth)]
+    pub(crate) depth: u32,
+    /// Also write one row per position to this CSV (replaced whole, never half-written):
+    /// index, source, board, side, empties, depth, eval (discs), best_move, move_evals,
+    /// nodes.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) csv: Option<PathBuf>,
+    /// Evaluation weights (default: the built-in weights/eval.bin).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) eval: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub(crate) struct TrainArgs {
+    /// Seed of the self-play games.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Self-play games (each gives about one position per number of empties).
+    #[arg(long, default_value_t = 100_000)]
+    pub(crate) games: u32,
+    /// Label positions with at most this many empties by an exact solve.
+    #[arg(long, default_value_t = 12)]
+    pub(crate) exact_max_empties: u32,
+    /// Label the others by a search this many moves deep (at least 4).
+    #[arg(long, default_value_t = 4)]
+    pub(crate) label_depth: u32,
+    /// Gradient steps per phase.
+    #[arg(long, default_value_t = 200)]
+    pub(crate) epochs: u32,
+    /// L2 regularisation of the fit.
+    #[arg(long, default_value_t = 8.0)]
+    pub(crate) l2: f32,
+    /// Worker threads (default: all cores; the weights do not depend on it).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub(crate) threads: Option<u64>,
+    /// The weight file to write.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) out: PathBuf,
+    /// Replace --out if it exists.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Also write every labelled position to this CSV.
+    #[arg(long, value_name = "CSV")]
+    pub(crate) data: Option<PathBuf>,
+    /// How the first generation's games are played (later generations: always by eval
+    /// play with the generation before's weights).
+    #[arg(long, value_enum, default_value = "random")]
+    pub(crate) play: TrainPlayArg,
+    /// Weights that play the first generation's games with `--play eval` (default: the
+    /// built-in weights).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) play_eval: Option<PathBuf>,
+    /// How each phase's weights are fitted.
+    #[arg(long, value_enum, default_value = "cg")]
+    pub(crate) fit: FitArg,
+    /// Generations: each after the first plays its games by eval play with the weights of
+    /// the one before (kept as OUT.genK until the end, and reused by a rerun).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub(crate) generations: u32,
+    /// No progress bar (it is shown on stderr only when stderr is a terminal).
+    #[arg(long)]
+    pub(crate) no_progress: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum TrainPlayArg {
+    /// Random openings, then fastest-first moves with a quarter of them random.
+    Random,
+    /// The games of `generate --play eval`: moves drawn by a shallow evaluation search.
+    Eval,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum FitArg {
+    /// A fixed number (--epochs) of Jacobi-style gradient steps (the weights shipped
+    /// until 2026-11-24).
+    Jacobi,
+    /// Conjugate gradients, at most --epochs iterations, stopped where the error on the
+    /// held-out games (numbered 9 mod 10) was lowest.
+    Cg,
+}
+
+#[derive(Args)]
+pub(crate) struct SuiteArgs {
+    /// OBF files.
+    #[arg(required = true, value_name = "FILE")]
+    pub(crate) files: Vec<PathBuf>,
+    /// CSV to write (overwritten); default results/<date>-<first file>.csv, never overwritten.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) csv: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) threads: ThreadSwitches,
+    /// Solve each position K times (each variant, alternating) and compare medians.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub(crate) repeat: u32,
+    /// A variant to alternate with: search flags, e.g. --variant='--no-etc' (repeatable;
+    /// --variant='' is the default search).
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub(crate) variant: Vec<String>,
+    /// Another finale binary to alternate with (repeatable). This binary's own search runs
+    /// too (variant `this`) unless --variant lists what this binary runs.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) binary: Vec<PathBuf>,
+    /// No progress bar (it is shown on stderr only when stderr is a terminal).
+    #[arg(long)]
+    pub(crate) no_progress: bool,
+    #[command(flatten)]
+    pub(crate) common: CommonArgs,
+}
+
+#[derive(Args)]
+pub(crate) struct CommonArgs {
+    /// What to solve for.
+    #[arg(long, value_enum, default_value_t = ModeArg::Exact)]
+    pub(crate) mode: ModeArg,
+    /// Transposition table size in MB.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
+    pub(crate) hash_mb: usize,
+    #[command(flatten)]
+    pub(crate) search: SearchSwitches,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum PlayArg {
+    /// Uniformly random legal moves.
+    Random,
+    /// Moves drawn by a shallow evaluation search.
+    Eval,
+}
+
+/// The thread count asked for, or every core.
+pub(crate) fn threads_or_all(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(finale::search::cores)
+}
+
+impl CommonArgs {
+    pub(crate) fn solver_options(
+        &self,
+        threads: usize,
+        oversubscribe: bool,
+    ) -> finale::Result<SolverOptions> {
+        Ok(SolverOptions {
+            hash_mb: self.hash_mb,
+            threads,
+            oversubscribe,
+            search: self.search.options()?,
+        })
+    }
+}
+
+#[derive(Args)]
+pub(crate) struct TrainMpcArgs {
+    /// Seed of the self-play games the positions come from.
+    #[arg(long, default_value_t = 2)]
+    pub(crate) seed: u64,
+    /// Positions per number of empties.
+    #[arg(long, default_value_t = 40)]
+    pub(crate) per_empties: usize,
+    /// Empty squares, A-B.
+    #[arg(long, default_value = "14-22", value_parser = parse_empties)]
+    pub(crate) empties: (u32, u32),
+    /// Shallow depths 0..=N.
+    #[arg(long, default_value_t = 6)]
+    pub(crate) max_depth: u32,
+    /// Evaluation weights (default: the built-in weights/eval.bin).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) eval: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = parse_threads)]
+    pub(crate) threads: Option<usize>,
+    /// Take the positions from search trees instead of self-play games: the nodes
+    /// where probcut is tried while solving the positions of this OBF file.
+    #[arg(long, value_name = "FILE.obf")]
+    pub(crate) from_search: Option<PathBuf>,
+    /// With --from-search: the selectivity of the solves sampled.
+    #[arg(long, value_name = "P", default_value_t = 95, value_parser = parse_selectivity)]
+    pub(crate) selectivity: u8,
+    /// With --from-search: record about one probcut node in N.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub(crate) rate: u64,
+}
+
+#[derive(Args)]
+pub(crate) struct CalibrateArgs {
+    /// OBF files of positions (use sets never tuned on, e.g. `finale generate --play eval`).
+    #[arg(required = true, value_name = "FILE")]
+    pub(crate) files: Vec<PathBuf>,
+    /// CSV of rows, one per position and level: created, or resumed (rows already in it
+    /// are reused, so a stopped run goes on where it was).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) csv: PathBuf,
+    /// Selectivity levels to measure, comma-separated (the exact solve is always made).
+    #[arg(long, value_name = "P,...", value_delimiter = ',', default_values_t = [73u8, 87, 95, 98, 99], value_parser = parse_selectivity)]
+    pub(crate) levels: Vec<u8>,
+    /// Positions solved at once, one thread and one table each (default: all cores).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub(crate) threads: Option<usize>,
+    /// Transposition table size of each thread in MB.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
+    pub(crate) hash_mb: usize,
+    /// Evaluation weights (default: the built-in weights/eval.bin).
+    #[arg(long, value_name = "PATH")]
+    pub(crate) eval: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub(crate) struct BatchArgs {
+    /// OBF input files (regular files, streamed twice: to count, then to solve; positions
+    /// may repeat).
+    #[arg(required = true, value_name = "IN")]
+    pub(crate) inputs: Vec<PathBuf>,
+    /// Output CSV: created, or appended to after skipping the positions it already holds;
+    /// locked while the batch runs.
+    #[arg(long, value_name = "OUT.csv")]
+    pub(crate) out: PathBuf,
+    /// Positions solved at once, one thread and one table each (default: all cores; never
+    /// more than the positions left to solve).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub(crate) threads: Option<usize>,
+    /// Give up on a position after SECONDS (status timeout).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) time_limit: Option<Duration>,
+    /// Solve only shard I of N (by position key). Default: from SLURM_ARRAY_TASK_ID /
+    /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards.
+    #[arg(long, value_name = "I/N")]
+    pub(crate) shard: Option<String>,
+    /// Number of shards, when the index comes from JOB_COMPLETION_INDEX.
+    #[arg(long, value_name = "N")]
+    pub(crate) shards: Option<u64>,
+    /// Record malformed input lines as error rows instead of stopping.
+    #[arg(long)]
+    pub(crate) skip_bad: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub(crate) no_progress: bool,
+    /// Sync the output to disk at least every SECONDS (0: after every row), and at the
+    /// end; a machine crash loses at most that much work.
+    #[arg(long, value_name = "SECONDS", default_value_t = finale::settings::BATCH_FSYNC_SECONDS as f64, value_parser = parse_fsync_every)]
+    pub(crate) fsync_every: f64,
+    #[command(flatten)]
+    pub(crate) common: CommonArgs,
+}
+
+/// A sync interval: 0 or more seconds.
+pub(crate) fn parse_fsync_every(s: &str) -> Result<f64, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|v| (0.0..1e9).contains(v))
+        .ok_or_else(|| format!("expected seconds (0 or more), got '{s}'"))
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ModeArg {
+    /// Exact score and every best move.
+    Exact,
+    /// Win, draw or loss.
+    Wld,
+    /// Exact score of every move.
+    All,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Exact => Mode::Exact,
+            ModeArg::Wld => Mode::Wld,
+            ModeArg::All => Mode::All,
+        }
+    }
+}
+
+pub(crate) fn parse_depth(s: &str) -> Result<u32, String> {
+    let max = finale::harness::MAX_PERFT_DEPTH;
+    s.parse()
+        .ok()
+        .filter(|&d| d <= max)
+        .ok_or_else(|| format!("depth must be 0..={max}"))
+}
+
+/// Depth of `finale eval`: an evaluated search without a table grows fast, so 0..=12.
+pub(crate) fn parse_eval_depth(s: &str) -> Result<u32, String> {
+    s.parse()
+        .ok()
+        .filter(|&d| d <= 12)
+        .ok_or_else(|| format!("depth must be 0..=12, got '{s}'"))
+}
+
+pub(crate) fn parse_empties(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected A-B or N with numbers 0..=60, got '{s}'");
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let a: u32 = a.trim().parse().map_err(|_| bad())?;
+    let b: u32 = b.trim().parse().map_err(|_| bad())?;
+    if a > b || b > 60 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let v: f64 = s
+        .parse()
+        .map_err(|_| format!("expected seconds, got '{s}'"))?;
+    if !(v > 0.0 && v < 1e9) {
+        return Err(format!(
+            "{s}: the limit must be a positive number of seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(v))
+}

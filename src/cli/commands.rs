@@ -1,0 +1,255 @@
+//! Each subcommand: its options turned into the library's, the library's run, and the exit
+//! code (0 success, 1 a wrong answer, a time limit or merge conflicts, 2 bad input or I/O
+//! failure, 130/143 stopped by SIGINT/SIGTERM).
+
+use super::args::*;
+use finale::batch::{BatchOptions, Shard};
+use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions, Variant, VariantKind};
+use finale::search::{EvalRef, SearchOptions};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let options = harness::calibrate::CalibrateOptions {
+        levels: args.levels,
+        hash_mb: args.hash_mb,
+        search: SearchOptions {
+            eval: EvalRef(Some(load_eval(args.eval)?)),
+            ..SearchOptions::default()
+        },
+        workers: threads_or_all(args.threads),
+        csv: args.csv,
+    };
+    harness::calibrate::run_calibrate(&args.files, &options, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    use finale::train::mpc::{MpcOptions, SearchSampleOptions};
+    let threads = threads_or_all(a.threads);
+    let source = match a.from_search {
+        None => harness::train_mpc::Source::Random(MpcOptions {
+            seed: a.seed,
+            per_empties: a.per_empties,
+            empties: a.empties,
+            max_depth: a.max_depth,
+            threads,
+        }),
+        Some(file) => harness::train_mpc::Source::Search(
+            file,
+            SearchSampleOptions {
+                selectivity: a.selectivity,
+                rate: a.rate,
+                per_empties: a.per_empties,
+                empties: a.empties,
+                max_depth: a.max_depth,
+                threads,
+            },
+        ),
+    };
+    harness::train_mpc::run_train_mpc(&source, load_eval(a.eval)?, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The weights of `path`, or the built-in ones (an error when those cannot be used).
+pub(crate) fn load_eval(path: Option<PathBuf>) -> finale::Result<&'static finale::eval::Evaluator> {
+    Ok(match path {
+        Some(p) => Box::leak(Box::new(finale::eval::Evaluator::load(&p)?)),
+        None => {
+            finale::eval::Evaluator::shipped().map_err(|e| finale::Error::Invalid(e.to_string()))?
+        }
+    })
+}
+
+/// What `solve` and `eval` read: a move sequence, a file, or a position in words.
+pub(crate) fn solve_input(
+    moves: Option<String>,
+    file: Option<PathBuf>,
+    position: Option<String>,
+    more: Vec<String>,
+) -> SolveInput {
+    if let Some(seq) = moves {
+        SolveInput::Moves(seq)
+    } else if let Some(file) = file {
+        SolveInput::File(file)
+    } else {
+        let first = position.unwrap_or_default();
+        let words: Vec<String> = std::iter::once(first).chain(more).collect();
+        SolveInput::Obf(words.join(" "))
+    }
+}
+
+pub(crate) fn eval(args: EvalArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let input = solve_input(args.moves, args.file, args.position, args.more);
+    let evaluator = load_eval(args.eval)?;
+    harness::evaluate::run_eval(&input, evaluator, args.depth, args.csv.as_deref(), out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn solve(args: SolveArgs, out: &mut (impl Write + Send)) -> finale::Result<ExitCode> {
+    let input = solve_input(args.moves, args.file, args.position, args.more);
+    let interrupt = on_signals()?;
+    let settings = harness::SolveSettings {
+        mode: args.common.mode.into(),
+        solver: args.common.solver_options(
+            args.threads.requested(finale::search::cores()),
+            args.threads.oversubscribe,
+        )?,
+        time_limit: args.time_limit,
+        diagram: args.board,
+        pass_lines: !args.quiet && (args.progress || std::io::stdout().is_terminal()),
+        interrupt: interrupt.clone(),
+    };
+    let outcome = harness::run_solve(&input, &settings, out)?;
+    if let Some(cause) = outcome.stopped {
+        eprintln!(
+            "error: solve stopped by {cause}: {} solved, the one in progress reported with its \
+             last finished pass, {} not started",
+            outcome.solved, outcome.skipped
+        );
+        return Ok(ExitCode::from(interrupt.exit_code()));
+    }
+    Ok(if outcome.timeouts > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The interrupt that SIGINT and SIGTERM set, for the commands that stop cleanly.
+pub(crate) fn on_signals() -> finale::Result<finale::interrupt::Interrupt> {
+    finale::interrupt::Interrupt::on_signals().map_err(|e| {
+        finale::Error::Invalid(format!("cannot install the SIGINT/SIGTERM handlers ({e})"))
+    })
+}
+
+pub(crate) fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let threads = args.threads.requested(finale::search::cores());
+    let oversubscribe = args.threads.oversubscribe;
+    let search = args.common.solver_options(threads, oversubscribe)?.search;
+    // `--binary OLD` alone means this binary against OLD.
+    let this = (args.variant.is_empty() && !args.binary.is_empty()).then(|| Variant {
+        label: "this".into(),
+        kind: VariantKind::Flags(search),
+        threads: None,
+        oversubscribe,
+        hash_mb: None,
+    });
+    let options = SuiteOptions {
+        mode: args.common.mode.into(),
+        hash_mb: args.common.hash_mb,
+        search,
+        repeat: args.repeat.max(1),
+        variants: this
+            .into_iter()
+            .map(Ok)
+            .chain(args.variant.iter().map(|v| Variant::from_flags(v)))
+            .chain(args.binary.iter().map(|b| Variant::from_binary(b)))
+            .collect::<finale::Result<_>>()?,
+        threads,
+        oversubscribe,
+        progress: !args.no_progress,
+        csv: match args.csv {
+            Some(path) => CsvTarget::Path(path),
+            None => CsvTarget::Default(PathBuf::from("results")),
+        },
+        interrupt: on_signals()?,
+    };
+    let summary = harness::run_suite(&args.files, &options, out)?;
+    if summary.stopped.is_some() {
+        eprintln!(
+            "error: suite stopped by {}: {} positions finished (their rows are in the table and \
+             the CSV; the summary says where it stopped)",
+            options.interrupt.cause().unwrap_or("a stop request"),
+            summary.positions
+        );
+        return Ok(ExitCode::from(options.interrupt.exit_code()));
+    }
+    Ok(if summary.all_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+pub(crate) fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let shard = Shard::resolve(args.shard.as_deref(), args.shards, |name| {
+        std::env::var(name).ok()
+    })?;
+    let threads = threads_or_all(args.threads);
+    let solver = args.common.solver_options(1, false)?;
+    let options = BatchOptions {
+        inputs: args.inputs,
+        out: args.out,
+        mode: args.common.mode.into(),
+        hash_mb: solver.hash_mb,
+        threads,
+        time_limit: args.time_limit,
+        shard,
+        skip_bad: args.skip_bad,
+        search: solver.search,
+        progress: !args.no_progress,
+        fsync_every: Duration::from_secs_f64(args.fsync_every),
+        interrupt: on_signals()?,
+    };
+    let summary = finale::batch::run_batch(&options, out)?;
+    if let Some(cause) = summary.stopped {
+        eprintln!(
+            "error: batch stopped by {cause}: {} solves in progress given up and not written; \
+             {} is valid, run the same command to resume",
+            summary.interrupted,
+            options.out.display()
+        );
+        return Ok(ExitCode::from(options.interrupt.exit_code()));
+    }
+    Ok(if summary.wrong > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+pub(crate) fn generate(
+    seed: u64,
+    count: usize,
+    (lo, hi): (u32, u32),
+    play: PlayArg,
+    eval: Option<PathBuf>,
+    out: &mut impl Write,
+) -> finale::Result<ExitCode> {
+    let play = match play {
+        PlayArg::Random => harness::generate::Play::Random,
+        PlayArg::Eval => harness::generate::Play::Eval(load_eval(eval)?),
+    };
+    harness::run_generate(seed, count, lo, hi, play, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let options = finale::train::TrainOptions {
+        seed: a.seed,
+        games: a.games,
+        exact_max_empties: a.exact_max_empties,
+        label_depth: a.label_depth,
+        fit: finale::train::fit::FitOptions {
+            epochs: a.epochs,
+            l2: a.l2,
+            method: match a.fit {
+                FitArg::Jacobi => finale::train::fit::FitMethod::Jacobi,
+                FitArg::Cg => finale::train::fit::FitMethod::ConjugateGradient,
+            },
+            ..Default::default()
+        },
+        play_eval: match a.play {
+            TrainPlayArg::Random => None,
+            TrainPlayArg::Eval => Some(load_eval(a.play_eval.clone())?),
+        },
+        generations: a.generations,
+        threads: a.threads.map_or_else(finale::search::cores, |t| t as usize),
+        progress: !a.no_progress,
+    };
+    harness::train::run_train(&options, &a.out, a.force, a.data.as_deref(), out)?;
+    Ok(ExitCode::SUCCESS)
+}

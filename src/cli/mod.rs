@@ -1,0 +1,6 @@
+//! The command line, in the binary only: definitions, usage errors, and each subcommand's
+//! glue to the library.
+
+pub(crate) mod args;
+pub(crate) mod commands;
+pub(crate) mod usage;
