@@ -121,6 +121,13 @@ pub const ORDER_STABLE_EDGE_WEIGHT: i32 = 1 << 9;
 /// nodes; X square -8 instead of -6 -> 1 117 M, C square 0 -> 1 132 M (kept the simpler
 /// table).
 pub const ORDER_SQUARE_WEIGHT: i32 = 1 << 7;
+/// The square values in units of [`ORDER_SQUARE_WEIGHT`]: corner, X square, C square,
+/// other edge (inner squares 0). Measured as given there (X -8 and C 0 tried).
+pub const ORDER_SQUARE_CLASS_VALUES: [i32; 4] = [6, -6, -2, 2];
+/// Below this remaining depth the shallow evaluated search (`search/midgame.rs`) tries
+/// moves in square order: sorting costs more than it saves. Not yet measured; from the
+/// first version of that search.
+pub const MIDGAME_ORDER_MIN_DEPTH: u32 = 2;
 /// Lowest number of empties at which the endgame band adds a shallow evaluation search of
 /// each child to the fastest-first score (`search/endgame.rs`). FFO 40-49, one thread, with
 /// the settings below: from 12 -> 871 M nodes, 13 -> 817 M, 14 -> 855 M, 16 -> 924 M,
@@ -259,6 +266,35 @@ pub const POSITIONS_AT_ONCE_MAX_EMPTIES: u32 = 19;
 /// (results/eval/2026-11-24-ffo-40-59-2t-new-weights-side-by-side.csv): 1.29. Only the
 /// ETA uses it.
 pub const SUITE_ETA_GROWTH_PER_EMPTY: f64 = 1.29;
+
+/// Nodes between two looks at the clock and the stop flag when a time limit is set or a
+/// signal may stop the search: at 25-40 M nodes per second about 2-3 ms, so a limit or
+/// Ctrl-C is met within a few milliseconds. Not yet measured (a clock read every 65 536
+/// nodes costs nothing visible); searches without a limit or flag never look.
+pub const STOP_CHECK_INTERVAL: u64 = 1 << 16;
+
+/// Transposition table entries per bucket. Not a free threshold: two 24-byte entries and
+/// their two costs fill one 64-byte cache line, which `search/tt.rs` asserts; other
+/// layouts were not measured.
+pub const TT_ENTRIES_PER_BUCKET: usize = 2;
+
+/// Game phases of the evaluation: empties 0-3, 4-7, ..., 60, each with its own weights.
+/// Part of the weight file's layout (changing it changes the format). Not measured
+/// against other widths here; narrower phases were tried in
+/// results/eval/2026-11-25-capacity.md and gave nothing.
+pub const EVAL_PHASES: usize = 16;
+
+/// Training games: percent of the moves after the opening chosen at random, the others
+/// fastest-first, so that the games mix sensible and odd positions as a search tree does.
+/// Not yet measured; from the first training pipeline.
+pub const TRAIN_RANDOM_MOVE_PERCENT: u64 = 25;
+/// Training games: the first moves are all random, a game-dependent number of them up to
+/// this. Not yet measured; from the first training pipeline.
+pub const TRAIN_RANDOM_OPENING_MAX: u64 = 16;
+
+/// A suite hands out at most this many small positions at once to its threads: enough to
+/// keep every thread busy, few enough that rows still appear steadily. Not measured.
+pub const SUITE_SMALL_RUN_MAX: usize = 256;
 
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 256;

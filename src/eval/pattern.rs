@@ -243,8 +243,8 @@ pub const fn bias(empties: u32) -> usize {
 /// Weights of one phase: every pattern's table and the two biases.
 pub const PER_PHASE: usize = BIAS + 2;
 
-/// Game phases: empties 0-3, 4-7, ..., 60.
-pub const PHASES: usize = 16;
+/// Game phases: empties 0-3, 4-7, ..., 60 ([`EVAL_PHASES`](crate::settings::EVAL_PHASES)).
+pub const PHASES: usize = crate::settings::EVAL_PHASES;
 
 /// The phase of a board with `empties` empty squares.
 #[inline]

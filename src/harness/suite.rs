@@ -519,9 +519,7 @@ fn small_run(records: &[ObfRecord], v: &Variant, options: &SuiteOptions) -> usiz
         .count()
 }
 
-/// Positions handed out at once: enough to keep every thread busy, few enough that rows
-/// still appear steadily.
-const SMALL_RUN_MAX: usize = 256;
+use crate::settings::SUITE_SMALL_RUN_MAX as SMALL_RUN_MAX;
 
 /// Solves `records` on one thread per solver, each with a cleared table, taking them in
 /// order; returns the answers in the records' order (`Err` for those `interrupt` stopped).

@@ -8,8 +8,7 @@ use crate::board::moves::{flips, legal_moves};
 use crate::eval::{Evaluator, FeatureState, UNITS_PER_DISC};
 use arrayvec::ArrayVec;
 
-/// Below this depth moves are searched in square order: ordering costs more than it saves.
-const ORDER_MIN_DEPTH: u32 = 2;
+use crate::settings::MIDGAME_ORDER_MIN_DEPTH as ORDER_MIN_DEPTH;
 
 impl Search<'_> {
     /// Fail-soft value of `b` within (`alpha`, `beta`), in evaluation units, searching

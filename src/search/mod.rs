@@ -29,7 +29,7 @@ pub use tt::TranspositionTable;
 
 use crate::board::Board;
 use crate::eval::Evaluator;
-use crate::settings::{LOCAL_TABLE_MAX_EMPTIES, SHALLOW_MAX_EMPTIES};
+use crate::settings::{LOCAL_TABLE_MAX_EMPTIES, SHALLOW_MAX_EMPTIES, STOP_CHECK_INTERVAL};
 mod shallow;
 
 /// Switches that change search behaviour, for measuring their effect. Every one is on
@@ -104,9 +104,6 @@ impl Default for SearchOptions {
         }
     }
 }
-
-/// Nodes between two looks at the clock when a time limit is set.
-const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 
 /// One thread's search: the shared table, its node count and options.
 pub(crate) struct Search<'a> {

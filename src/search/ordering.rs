@@ -4,8 +4,8 @@ use super::stability::edge_stable;
 use crate::board::Board;
 use crate::board::moves::legal_moves;
 use crate::settings::{
-    ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT, ORDER_SQUARE_WEIGHT,
-    ORDER_STABLE_EDGE_WEIGHT, ORDER_TT_MOVE_BONUS, ORDER_WIPEOUT_BONUS,
+    ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT, ORDER_SQUARE_CLASS_VALUES,
+    ORDER_SQUARE_WEIGHT, ORDER_STABLE_EDGE_WEIGHT, ORDER_TT_MOVE_BONUS, ORDER_WIPEOUT_BONUS,
 };
 
 /// a1, h1, a8, h8.
@@ -58,14 +58,15 @@ const fn build_square_values() -> [i32; 64] {
     let mut sq = 0;
     while sq < 64 {
         let bit = 1u64 << sq;
+        let [corner, x, c, edge] = ORDER_SQUARE_CLASS_VALUES;
         let class = if bit & CORNERS != 0 {
-            6
+            corner
         } else if bit & X_SQUARES != 0 {
-            -6
+            x
         } else if bit & C_SQUARES != 0 {
-            -2
+            c
         } else if bit & EDGES != 0 {
-            2
+            edge
         } else {
             0
         };

@@ -58,7 +58,7 @@ struct Entry {
     data: AtomicU64,
 }
 
-const ENTRIES_PER_BUCKET: usize = 2;
+use crate::settings::TT_ENTRIES_PER_BUCKET as ENTRIES_PER_BUCKET;
 
 /// Two entries on one 64-byte cache line, and in the rest of the line the cost of each
 /// entry's search (log2 of its nodes) for replacement. The cost is not covered by the

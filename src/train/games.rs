@@ -118,12 +118,10 @@ pub struct Sample {
     pub board: Board,
 }
 
-/// Percent of moves after the opening chosen at random; the others follow fastest-first
-/// (fewest opponent moves, corners, edges), so the games mix sensible and odd positions,
-/// as a search tree does.
-const RANDOM_MOVE_PERCENT: u64 = 25;
-/// The first moves are all random, a game-dependent number of them up to this.
-const RANDOM_OPENING_MAX: u64 = 16;
+use crate::settings::{
+    TRAIN_RANDOM_MOVE_PERCENT as RANDOM_MOVE_PERCENT,
+    TRAIN_RANDOM_OPENING_MAX as RANDOM_OPENING_MAX,
+};
 
 /// Plays game `game` of the run seeded by `seed` and returns every position in it where the
 /// side to move has a legal move. Each game has its own generator, so games can be played
