@@ -32,6 +32,22 @@ pub fn header() -> Vec<&'static str> {
     h
 }
 
+/// The batch's own columns, after the suite's.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct BatchColumns {
+    /// `solved`, `timeout` or `error: ...`.
+    pub status: String,
+    /// A timeout's last finished pass: its score...
+    pub probable_score: String,
+    /// ...its level (`73%`..`99%`, `narrow`)...
+    pub probable_level: String,
+    /// ...and its move.
+    pub probable_move: String,
+}
+
+/// One batch row: the suite's columns, then the batch's.
+pub type BatchRow = (crate::results::CsvRow, BatchColumns);
+
 /// An output file open for appending rows.
 pub struct BatchOut {
     path: PathBuf,
@@ -156,6 +172,18 @@ impl BatchOut {
         &self.path
     }
 
+    /// Writes one row of the batch's columns (see [`BatchOut::write_record`]).
+    pub fn write_row(&mut self, row: &BatchRow) -> Result<()> {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        w.serialize(row).map_err(|source| Error::Csv {
+            path: self.path.clone(),
+            source,
+        })?;
+        self.write_bytes(w)
+    }
+
     /// Writes one row with a single write and flushes it; syncs it to disk when the sync
     /// interval has passed. A failed write is cut back to the last whole row, so the file
     /// stays a valid CSV to resume from.
@@ -166,6 +194,10 @@ impl BatchOut {
                 path: self.path.clone(),
                 source,
             })?;
+        self.write_bytes(w)
+    }
+
+    fn write_bytes(&mut self, w: csv::Writer<Vec<u8>>) -> Result<()> {
         let bytes = w.into_inner().map_err(|e| Error::Write {
             path: self.path.clone(),
             source: e.into_error(),

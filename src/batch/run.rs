@@ -3,15 +3,16 @@
 //! thread, each with its own table) and appends one row per position as it finishes.
 
 use super::output::BatchOut;
+use super::output::{BatchColumns, BatchRow};
 use super::shard::Shard;
 use crate::board::key::{key_hex, position_key};
 use crate::board::{ObfRecord, parse_obf_line};
 use crate::error::{Error, Result};
 use crate::interrupt::Interrupt;
-use crate::results::csv_out::{RunInfo, record};
+use crate::results::csv_out::{CsvRow, RunInfo, megabytes, seconds};
 use crate::results::format::{pass_level, score_string};
 use crate::results::histogram::Distribution;
-use crate::results::{Row, checked_row, peak_mb};
+use crate::results::{checked_row, peak_mb};
 use crate::search::{Mode, PassReport, SearchOptions, Solver, SolverOptions};
 use crate::settings::OBF_MAX_LINE_BYTES;
 use std::collections::HashSet;
@@ -254,7 +255,7 @@ fn text_key(text: &str) -> u64 {
 
 /// A finished position (or a malformed line's row), from a worker to the writer.
 struct Done {
-    fields: Vec<String>,
+    fields: BatchRow,
     /// Units of the bar ([`crate::progress::work_of`]).
     work: u64,
     nodes: u64,
@@ -318,7 +319,7 @@ impl Status {
 /// Solves one position and builds its row; `None` when the interrupt stopped it.
 fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Option<Done> {
     let (options, info) = (shared.options, shared.info);
-    let (file, index, key, record) = (&options.inputs[job.0], job.1, job.2, &job.3);
+    let (file, index, record) = (&options.inputs[job.0], job.1, &job.3);
     let empties = record.position.board.empty_count();
     shared.status.set(slot, format!("{empties} empties"));
     let mut on_pass = |p: &PassReport| {
@@ -327,7 +328,6 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
             .set(slot, format!("{empties} empties {}", pass_level(p)));
     };
     solver.clear();
-    let board_text = record.position.squares_string();
     let solved = solver.solve_reporting(
         record.position.board,
         options.mode,
@@ -342,8 +342,13 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
             let best_found = result.best_found.unwrap_or_default();
             let row = checked_row(file, index, record, result);
             let wrong = row.verdict.ok() == Some(false);
-            let mut fields = record_fields(&row, info);
-            fields.extend(["solved".into(), String::new(), String::new(), String::new()]);
+            let fields = (
+                crate::results::csv_out::record(&row, info),
+                BatchColumns {
+                    status: "solved".into(),
+                    ..BatchColumns::default()
+                },
+            );
             Some(Done {
                 fields,
                 work,
@@ -357,42 +362,27 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
         }
         Err(_) if options.interrupt.requested() => None,
         Err(t) => {
-            let pos = record.position;
             let pass = t.last_pass.as_ref();
-            let fields = row_fields(&[
-                ("index", index.to_string()),
-                ("file", file.display().to_string()),
-                ("empties", pos.board.empty_count().to_string()),
-                ("side", pos.side.letter().to_string()),
-                ("mode", options.mode.name().to_string()),
-                ("nodes", t.nodes.to_string()),
-                ("time_s", format!("{:.6}", t.time.as_secs_f64())),
-                ("threads", info.threads.to_string()),
-                ("hash_mb", info.hash_mb.to_string()),
-                ("git_rev", info.git_rev.clone()),
-                ("cpu", info.cpu.clone()),
-                ("profile", info.profile.clone()),
-                ("key", key_hex(key)),
-                ("board", board_text),
-                ("repeat", "1".into()),
-                (
-                    "peak_mb",
-                    peak_mb().map(|m| format!("{m:.1}")).unwrap_or_default(),
-                ),
-                ("status", "timeout".into()),
-                (
-                    "probable_score",
-                    pass.map(|p| score_string(options.mode, p.score))
+            let fields = (
+                CsvRow {
+                    mode: options.mode.name().to_string(),
+                    nodes: Some(t.nodes),
+                    time_s: seconds(t.time),
+                    peak_mb: megabytes(peak_mb()),
+                    ..CsvRow::of_position(index, file, &record.position, info)
+                },
+                BatchColumns {
+                    status: "timeout".into(),
+                    probable_score: pass
+                        .map(|p| score_string(options.mode, p.score))
                         .unwrap_or_default(),
-                ),
-                ("probable_level", pass.map(pass_level).unwrap_or_default()),
-                (
-                    "probable_move",
-                    pass.and_then(|p| p.best)
+                    probable_level: pass.map(pass_level).unwrap_or_default(),
+                    probable_move: pass
+                        .and_then(|p| p.best)
                         .map(|m| m.to_string())
                         .unwrap_or_default(),
-                ),
-            ]);
+                },
+            );
             Some(Done {
                 fields,
                 work,
@@ -405,22 +395,6 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
             })
         }
     }
-}
-
-fn record_fields(row: &Row, info: &RunInfo) -> Vec<String> {
-    record(row, info).into_iter().collect()
-}
-
-/// A batch row with the named columns filled and the others empty.
-fn row_fields(values: &[(&str, String)]) -> Vec<String> {
-    let header = super::output::header();
-    let mut fields = vec![String::new(); header.len()];
-    for (name, value) in values {
-        if let Some(i) = header.iter().position(|h| h == name) {
-            fields[i] = value.clone();
-        }
-    }
-    fields
 }
 
 /// A position for a worker.
@@ -660,12 +634,18 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                             && !done.contains(&key)
                             && dispatched.insert(key)
                         {
-                            let fields = row_fields(&[
-                                ("file", options.inputs[file].display().to_string()),
-                                ("key", key_hex(key)),
-                                ("board", text),
-                                ("status", format!("error: {error}")),
-                            ]);
+                            let fields = (
+                                CsvRow {
+                                    file: options.inputs[file].display().to_string(),
+                                    key: key_hex(key),
+                                    board: text,
+                                    ..CsvRow::default()
+                                },
+                                BatchColumns {
+                                    status: format!("error: {error}"),
+                                    ..BatchColumns::default()
+                                },
+                            );
                             bad_tx
                                 .send(Done {
                                     fields,
@@ -700,7 +680,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
         // The writer: rows in the order positions finish.
         let mut write_error = None;
         for d in done_rx.iter() {
-            if let Err(e) = csv.write_record(&d.fields) {
+            if let Err(e) = csv.write_row(&d.fields) {
                 // Stop everything now rather than solve positions that cannot be written.
                 stop.store(true, Relaxed);
                 write_error = Some(e);

@@ -4,9 +4,11 @@
 use super::format::{move_scores_string, moves_string};
 use super::machine;
 use super::row::Row;
+use crate::board::Position;
 use crate::board::key::{key_hex, position_key};
 use crate::error::{Error, Result};
 use crate::search::Mode;
+use serde::Serialize;
 use std::fs::{File, OpenOptions};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -110,10 +112,11 @@ impl CsvOut {
                 create_unique(dir, &base)?
             }
         };
-        let mut out = CsvOut {
-            path,
-            writer: csv::Writer::from_writer(file),
-        };
+        // The header is written once, from HEADER; rows never write it again.
+        let writer = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(file);
+        let mut out = CsvOut { path, writer };
         out.write_record(HEADER.iter().map(|s| s.to_string()))?;
         Ok(Some(out))
     }
@@ -125,7 +128,14 @@ impl CsvOut {
 
     /// Writes and flushes the row of one position.
     pub fn write_row(&mut self, row: &Row, info: &RunInfo) -> Result<()> {
-        self.write_record(record(row, info))
+        let path = &self.path;
+        self.writer
+            .serialize(record(row, info))
+            .map_err(|source| Error::Csv {
+                path: path.clone(),
+                source,
+            })?;
+        self.flush()
     }
 
     fn write_record(&mut self, fields: impl IntoIterator<Item = String>) -> Result<()> {
@@ -135,6 +145,11 @@ impl CsvOut {
             source,
         };
         self.writer.write_record(fields).map_err(csv_error)?;
+        self.flush()
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        let path = &self.path;
         // Flush every row: a run cut short must keep the rows it finished.
         self.writer.flush().map_err(|source| Error::Write {
             path: path.clone(),
@@ -187,52 +202,114 @@ fn class(mode: Mode, score: i32) -> i32 {
     }
 }
 
-/// The CSV fields of one row, in [`HEADER`] order.
-pub(crate) fn record(row: &Row, info: &RunInfo) -> [String; 27] {
+/// One row of the suite CSV, the columns in [`HEADER`] order (a test checks that they
+/// agree). The batch writes it followed by its own columns. Fields a row does not have
+/// (a batch timeout has no score) stay empty.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CsvRow {
+    pub index: Option<usize>,
+    pub file: String,
+    pub empties: Option<u32>,
+    pub side: String,
+    pub mode: String,
+    pub score: Option<i32>,
+    pub best_moves: String,
+    pub expected_score: Option<i32>,
+    pub expected_moves: String,
+    pub ok: Option<bool>,
+    pub nodes: Option<u64>,
+    /// Seconds, 6 decimals.
+    pub time_s: String,
+    /// Nodes per second, rounded.
+    pub nps: String,
+    pub threads: Option<usize>,
+    pub hash_mb: Option<usize>,
+    pub pv: String,
+    pub git_rev: String,
+    pub cpu: String,
+    pub profile: String,
+    pub move_scores: String,
+    pub key: String,
+    pub board: String,
+    pub variant: String,
+    pub repeat: Option<u32>,
+    pub selectivity: Option<u8>,
+    /// Seconds, 6 decimals.
+    pub best_found_s: String,
+    /// MB, 1 decimal.
+    pub peak_mb: String,
+}
+
+/// Seconds as written in the CSVs: 6 decimals.
+pub fn seconds(t: std::time::Duration) -> String {
+    format!("{:.6}", t.as_secs_f64())
+}
+
+/// Megabytes as written in the CSVs: 1 decimal; empty when unknown.
+pub fn megabytes(mb: Option<f64>) -> String {
+    mb.map(|m| format!("{m:.1}")).unwrap_or_default()
+}
+
+impl CsvRow {
+    /// What is known of `position` and the run before any answer: where it came from, its
+    /// key and board, and the run's threads, table, revision, CPU and build.
+    pub fn of_position(index: usize, file: &Path, position: &Position, info: &RunInfo) -> Self {
+        CsvRow {
+            index: Some(index),
+            file: file.display().to_string(),
+            empties: Some(position.board.empty_count()),
+            side: position.side.letter().to_string(),
+            threads: Some(info.threads),
+            hash_mb: Some(info.hash_mb),
+            git_rev: info.git_rev.clone(),
+            cpu: info.cpu.clone(),
+            profile: info.profile.clone(),
+            key: key_hex(position_key(position)),
+            board: position.squares_string(),
+            repeat: Some(1),
+            ..CsvRow::default()
+        }
+    }
+}
+
+/// The CSV row of a solved position.
+pub fn record(row: &Row, info: &RunInfo) -> CsvRow {
     let r = &row.result;
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
-    [
-        row.index.to_string(),
-        row.file.display().to_string(),
-        row.position.board.empty_count().to_string(),
-        row.position.side.letter().to_string(),
-        r.mode.name().to_string(),
-        r.score.to_string(),
-        moves_string(&r.best_moves),
+    CsvRow {
+        mode: r.mode.name().to_string(),
+        score: Some(r.score),
+        best_moves: moves_string(&r.best_moves),
         // In the mode's terms, like `score`: the sign only in wld.
-        row.expected_score
-            .map(|s| class(r.mode, s).to_string())
-            .unwrap_or_default(),
-        moves_string(&row.expected_moves),
-        row.verdict
-            .ok()
-            .map(|ok| ok.to_string())
-            .unwrap_or_default(),
-        r.nodes.to_string(),
-        format!("{:.6}", r.time.as_secs_f64()),
-        format!("{:.0}", r.nps()),
-        info.threads.to_string(),
-        info.hash_mb.to_string(),
-        pv.join(" "),
-        info.git_rev.clone(),
-        info.cpu.clone(),
-        info.profile.clone(),
-        move_scores_string(&r.move_scores),
-        key_hex(position_key(&row.position)),
-        row.position.squares_string(),
-        row.variant.clone(),
-        row.repeat.to_string(),
-        r.selectivity.to_string(),
-        r.best_found
-            .map(|t| format!("{:.6}", t.as_secs_f64()))
-            .unwrap_or_default(),
-        row.peak_mb.map(|m| format!("{m:.1}")).unwrap_or_default(),
-    ]
+        expected_score: row.expected_score.map(|s| class(r.mode, s)),
+        expected_moves: moves_string(&row.expected_moves),
+        ok: row.verdict.ok(),
+        nodes: Some(r.nodes),
+        time_s: seconds(r.time),
+        nps: format!("{:.0}", r.nps()),
+        pv: pv.join(" "),
+        move_scores: move_scores_string(&r.move_scores),
+        variant: row.variant.clone(),
+        repeat: Some(row.repeat),
+        selectivity: Some(r.selectivity),
+        best_found_s: r.best_found.map(seconds).unwrap_or_default(),
+        peak_mb: megabytes(row.peak_mb),
+        ..CsvRow::of_position(row.index, &row.file, &row.position, info)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The serialized columns are the documented ones, in order.
+    #[test]
+    fn a_row_has_the_header_columns_in_order() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(CsvRow::default()).expect("serializes");
+        let text = String::from_utf8(w.into_inner().expect("flushed")).expect("utf-8");
+        assert_eq!(text.lines().next(), Some(HEADER.join(",").as_str()));
+    }
 
     #[test]
     fn stems() {

@@ -10,6 +10,6 @@ pub mod machine;
 pub mod row;
 
 pub use check::{Verdict, check};
-pub use csv_out::{CsvOut, CsvTarget, HEADER, RunInfo};
+pub use csv_out::{CsvOut, CsvRow, CsvTarget, HEADER, RunInfo};
 pub use machine::{MAX_HASH_MB, check_hash_mb};
 pub use row::{Row, checked_row, peak_mb};
