@@ -15,11 +15,12 @@ use crate::results::histogram::Distribution;
 use crate::results::{checked_row, peak_mb};
 use crate::search::{Mode, PassReport, SearchOptions, Solver, SolverOptions};
 use crate::settings::OBF_MAX_LINE_BYTES;
+use crossbeam_channel::{Receiver, Sender, bounded};
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How to run a batch.
@@ -407,8 +408,8 @@ type Job = (usize, usize, u64, ObfRecord);
 fn worker(
     shared: &Shared,
     slot: usize,
-    jobs: &Mutex<mpsc::Receiver<Job>>,
-    done: &mpsc::SyncSender<Done>,
+    jobs: &Receiver<Job>,
+    done: &Sender<Done>,
     stop: &Arc<AtomicBool>,
 ) {
     let options = shared.options;
@@ -420,12 +421,7 @@ fn worker(
     });
     solver.set_abort(Arc::clone(stop));
     while !stop.load(Relaxed) {
-        // The lock is held only to take the next job.
-        let job = match jobs.lock() {
-            Ok(rx) => rx.recv(),
-            Err(_) => return,
-        };
-        let Ok(job) = job else {
+        let Ok(job) = jobs.recv() else {
             return;
         };
         // A solve the interrupt cut short writes no row: a rerun solves it again.
@@ -557,23 +553,18 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let outcome: Result<()> = std::thread::scope(|scope| {
         // The channels live in this scope, so that every way out of it closes them and
         // no thread waits on one for ever.
-        let (job_tx, job_rx) = mpsc::sync_channel::<Job>(workers.saturating_mul(2));
         // Only the workers hold the job receiver: once they have all stopped, the
         // reader's next send fails instead of waiting.
-        let job_rx = Arc::new(Mutex::new(job_rx));
+        let (job_tx, job_rx) = bounded::<Job>(workers.saturating_mul(2));
         // Bounded both ways: when the writer (one flush per row) is slower than the
         // solvers, as with millions of tiny positions, they wait instead of queueing rows
         // in memory.
-        let (done_tx, done_rx) = mpsc::sync_channel::<Done>(workers.saturating_mul(4).max(1));
+        let (done_tx, done_rx) = bounded::<Done>(workers.saturating_mul(4).max(1));
         let stopped = || Error::Invalid("batch: stopped".into());
         let mut handles = Vec::with_capacity(workers);
         for i in 0..workers {
-            let (jobs, done_tx, flag, shared) = (
-                Arc::clone(&job_rx),
-                done_tx.clone(),
-                Arc::clone(&stop),
-                &shared,
-            );
+            let (jobs, done_tx, flag, shared) =
+                (job_rx.clone(), done_tx.clone(), Arc::clone(&stop), &shared);
             let spawned = std::thread::Builder::new()
                 .name(format!("batch-{i}"))
                 .spawn_scoped(scope, move || worker(shared, i, &jobs, &done_tx, &flag));

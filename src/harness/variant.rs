@@ -10,7 +10,6 @@ use crate::search::{
 };
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 /// What a variant is.
@@ -85,7 +84,8 @@ pub(crate) enum Runner {
     Solver(Box<Solver>),
     Binary {
         path: PathBuf,
-        dir: ScratchDir,
+        /// Where the position and the other binary's CSV go (removed when dropped).
+        dir: tempfile::TempDir,
         threads: usize,
     },
 }
@@ -108,7 +108,13 @@ impl Runner {
             }))),
             VariantKind::Binary(path) => Runner::Binary {
                 path: path.clone(),
-                dir: ScratchDir::new()?,
+                dir: tempfile::Builder::new()
+                    .prefix("finale-variant-")
+                    .tempdir()
+                    .map_err(|source| Error::Write {
+                        path: std::env::temp_dir(),
+                        source,
+                    })?,
                 threads,
             },
         })
@@ -156,42 +162,17 @@ pub(crate) struct Answer {
     pub(crate) peak_mb: Option<f64>,
 }
 
-/// A temporary directory removed when dropped.
-pub(crate) struct ScratchDir(PathBuf);
-
-impl ScratchDir {
-    fn new() -> Result<ScratchDir> {
-        static N: AtomicU64 = AtomicU64::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "finale-variant-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).map_err(|source| Error::Write {
-            path: dir.clone(),
-            source,
-        })?;
-        Ok(ScratchDir(dir))
-    }
-}
-
-impl Drop for ScratchDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn run_binary(
     bin: &Path,
-    dir: &ScratchDir,
+    dir: &tempfile::TempDir,
     record: &ObfRecord,
     mode: Mode,
     hash_mb: usize,
     threads: usize,
     interrupt: &Interrupt,
 ) -> Result<std::result::Result<Answer, TimedOut>> {
-    let obf = dir.0.join("position.obf");
-    let csv = dir.0.join("row.csv");
+    let obf = dir.path().join("position.obf");
+    let csv = dir.path().join("row.csv");
     let pairs: Vec<String> = record
         .expected
         .iter()
@@ -202,7 +183,7 @@ fn run_binary(
         path: obf.clone(),
         source,
     })?;
-    let errors = dir.0.join("stderr.txt");
+    let errors = dir.path().join("stderr.txt");
     let io = |source| Error::Io {
         path: bin.to_path_buf(),
         source,
