@@ -1,8 +1,6 @@
 //! Facts about the build and the machine recorded with every benchmark row: git revision,
 //! CPU model, build profile, today's date and the memory available for the table.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 /// The git revision the binary was built from (`build.rs`): 12 hex digits, `-dirty` when
 /// the working tree had changes, `unknown` outside a git checkout.
 pub fn git_rev() -> &'static str {
@@ -71,35 +69,12 @@ pub fn recent_peak_memory_kb() -> Option<u64> {
 
 /// Today's date (UTC) as `YYYY-MM-DD`.
 pub fn today() -> String {
-    // A clock before 1970 is a broken clock; day 0 is as good an answer as any.
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    format_date(secs.div_euclid(86_400) as i64)
+    format_date(time::OffsetDateTime::now_utc().date())
 }
 
-/// Days since 1970-01-01 as `YYYY-MM-DD`.
-pub fn format_date(days: i64) -> String {
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}-{m:02}-{d:02}")
-}
-
-/// Proleptic Gregorian (year, month 1..=12, day 1..=31) of a day count since 1970-01-01.
-///
-/// Howard Hinnant's `civil_from_days`: shift the year to start on 1 March so that the leap
-/// day is the last day of the year, then split into 400-year eras of 146 097 days.
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468; // days from 0000-03-01 to 1970-01-01
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097); // day of era, 0..=146096
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365; // year of era, 0..=399
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // day of year from 1 March, 0..=365
-    let mp = (5 * doy + 2) / 153; // month from March, 0..=11
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+/// A date as `YYYY-MM-DD`.
+pub fn format_date(d: time::Date) -> String {
+    format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
 }
 
 /// Largest transposition table accepted, in MB (1 TB).
@@ -133,46 +108,14 @@ mod tests {
     }
 
     #[test]
-    fn known_dates() {
-        assert_eq!(format_date(0), "1970-01-01");
-        assert_eq!(format_date(-1), "1969-12-31");
-        assert_eq!(format_date(365), "1971-01-01");
-        assert_eq!(format_date(10_956), "1999-12-31");
-        assert_eq!(format_date(10_957), "2000-01-01");
-        // 2000 is a leap year (divisible by 400): 31 + 28 days after 1 January.
-        assert_eq!(format_date(10_957 + 59), "2000-02-29");
-        assert_eq!(format_date(10_957 + 60), "2000-03-01");
-        // 2100 is not (divisible by 100 only): 28 February is followed by 1 March.
-        assert_eq!(format_date(47_482 + 58), "2100-02-28");
-        assert_eq!(format_date(47_482 + 59), "2100-03-01");
-        assert_eq!(format_date(20_415), "2025-11-23");
-        assert_eq!(format_date(20_779), "2026-11-22");
-    }
-
-    #[test]
-    fn day_count_round_trips_over_centuries() {
-        // Walk day by day from 1900 to 2200 checking that the date always advances by one.
-        let mut prev = civil_from_days(-25_567); // 1900-01-01
-        assert_eq!(prev, (1900, 1, 1));
-        for days in -25_566..110_000 {
-            let cur = civil_from_days(days);
-            let leap = |y: i64| (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-            let month_len = |y: i64, m: u32| match m {
-                2 if leap(y) => 29,
-                2 => 28,
-                4 | 6 | 9 | 11 => 30,
-                _ => 31,
-            };
-            let expected = if prev.2 < month_len(prev.0, prev.1) {
-                (prev.0, prev.1, prev.2 + 1)
-            } else if prev.1 < 12 {
-                (prev.0, prev.1 + 1, 1)
-            } else {
-                (prev.0 + 1, 1, 1)
-            };
-            assert_eq!(cur, expected, "day {days}");
-            prev = cur;
-        }
+    fn dates_are_year_month_day() {
+        use time::{Date, Month};
+        let d = |y, m, day| format_date(Date::from_calendar_date(y, m, day).expect("date"));
+        assert_eq!(d(1970, Month::January, 1), "1970-01-01");
+        assert_eq!(d(2000, Month::February, 29), "2000-02-29");
+        assert_eq!(d(2026, Month::November, 5), "2026-11-05");
+        assert_eq!(d(999, Month::December, 31), "0999-12-31");
+        assert_eq!(today().len(), 10);
     }
 
     #[test]
