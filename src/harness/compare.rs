@@ -59,17 +59,13 @@ fn load(path: &Path) -> Result<BTreeMap<String, Run>> {
     Ok(runs)
 }
 
-/// Two-sided 95 % quantile of Student's t with `df` degrees of freedom.
+/// Two-sided 95 % quantile of Student's t with `df` degrees of freedom (infinite for
+/// none: one position gives no interval).
 fn t95(df: usize) -> f64 {
-    const T: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-        2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-        2.052, 2.048, 2.045, 2.042,
-    ];
-    match df {
-        0 => f64::INFINITY,
-        1..=30 => T[df - 1],
-        _ => 1.96,
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    match StudentsT::new(0.0, 1.0, df as f64) {
+        Ok(t) if df > 0 => t.inverse_cdf(0.975),
+        _ => f64::INFINITY,
     }
 }
 
@@ -253,6 +249,23 @@ pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Against the published table (e.g. NIST/SEMATECH e-Handbook, t distribution,
+    /// two-sided 95 %).
+    #[test]
+    fn t_quantiles_match_the_table() {
+        for (df, t) in [
+            (1, 12.706),
+            (2, 4.303),
+            (5, 2.571),
+            (10, 2.228),
+            (30, 2.042),
+        ] {
+            assert!((t95(df) - t).abs() < 5e-4, "df {df}: {}", t95(df));
+        }
+        assert!((t95(100) - 1.984).abs() < 5e-4, "{}", t95(100));
+        assert!(t95(0).is_infinite());
+    }
 
     fn run(rows: &[(&str, u64, f64)]) -> Run {
         rows.iter()
