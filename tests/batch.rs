@@ -1368,3 +1368,36 @@ fn a_selective_batch_is_refused_by_the_library_and_the_cli() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("batch solves exactly only"));
     assert!(!out.exists());
 }
+
+/// Library callers can tell batch errors apart by type, not by their text.
+#[test]
+fn batch_errors_are_types_a_caller_can_match() {
+    use finale::batch::{BatchError, Shard};
+    let e = Shard::parse("3/3").expect_err("out of range");
+    assert!(
+        matches!(&e, finale::Error::Batch(BatchError::BadShard(t)) if t == "3/3"),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "--shard 3/3: expected I/N with 0 <= I < N, e.g. 3/10"
+    );
+    let e = Shard::resolve(None, Some(4), |_| None).expect_err("--shards alone");
+    assert!(
+        matches!(e, finale::Error::Batch(BatchError::ShardsAlone)),
+        "{e:?}"
+    );
+    let env = |name: &str| (name == "SLURM_ARRAY_TASK_ID").then(|| "x".to_string());
+    let e = Shard::resolve(None, None, env).expect_err("not a number");
+    assert!(
+        matches!(&e, finale::Error::Batch(BatchError::BadEnvironment { name, .. }) if name == "SLURM_ARRAY_TASK_ID"),
+        "{e:?}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.csv");
+    let e = finale::batch::run_merge(&[], &out, false, &mut Vec::new()).expect_err("no input");
+    assert!(
+        matches!(e, finale::Error::Batch(BatchError::NoMergeInput)),
+        "{e:?}"
+    );
+}

@@ -3,7 +3,7 @@
 
 use super::output::header;
 use crate::board::key::parse_key;
-use crate::error::{Error, Result};
+use crate::error::{BatchError, Error, Result};
 use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -61,10 +61,7 @@ fn reader(path: &Path) -> Result<csv::Reader<std::fs::File>> {
         .map(String::from)
         .collect();
     if found != header() {
-        return Err(Error::Invalid(format!(
-            "{}:1: not a finale batch CSV (header differs)",
-            path.display()
-        )));
+        return Err(BatchError::MergeHeader(path.to_path_buf()).into());
     }
     Ok(r)
 }
@@ -79,7 +76,7 @@ pub fn run_merge(
     report: &mut impl Write,
 ) -> Result<MergeSummary> {
     if inputs.is_empty() {
-        return Err(Error::Invalid("merge: no input file given".into()));
+        return Err(BatchError::NoMergeInput.into());
     }
     for path in inputs {
         super::run::regular_file(path)?;
@@ -89,19 +86,17 @@ pub fn run_merge(
         _ => false,
     };
     if inputs.iter().any(|i| same(i, out)) {
-        return Err(Error::Invalid(format!(
-            "merge: --out {} is also an input",
-            out.display()
-        )));
+        return Err(BatchError::OutIsInput(out.to_path_buf()).into());
     }
     // Checked before the work: an existing --out is never replaced without --force.
     let target = match std::fs::metadata(out) {
         Ok(m) if !force => {
             let what = if m.is_file() { "file" } else { "path" };
-            return Err(Error::Invalid(format!(
-                "merge: --out {}: the {what} exists (--force replaces it)",
-                out.display()
-            )));
+            return Err(BatchError::OutExists {
+                path: out.to_path_buf(),
+                what,
+            }
+            .into());
         }
         Ok(m) if !m.is_file() => Target::Stream,
         _ => Target::File,
@@ -124,10 +119,10 @@ pub fn run_merge(
             let line = record.position().map_or(0, |p| p.line());
             summary.rows += 1;
             let key = record.get(key_col).and_then(parse_key).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "{}:{line}: row without a valid key",
-                    path.display()
-                ))
+                Error::from(BatchError::NoKey {
+                    path: path.clone(),
+                    line,
+                })
             })?;
             let mode = record.get(mode_col).unwrap_or_default().to_string();
             let solved = record.get(status_col) == Some("solved");
@@ -181,7 +176,11 @@ pub fn run_merge(
     let csv_err = |e: csv::Error| match e.into_kind() {
         csv::ErrorKind::Io(source) => write_err(source),
         // Rows come from readers of the same shape: nothing else should fail.
-        kind => Error::Invalid(format!("cannot write {}: {kind:?}", out.display())),
+        kind => BatchError::MergeWrite {
+            path: out.to_path_buf(),
+            kind: format!("{kind:?}"),
+        }
+        .into(),
     };
     let write_rows = |sink: &mut dyn Write, summary: &mut MergeSummary| -> Result<()> {
         let mut w = csv::Writer::from_writer(sink);

@@ -8,6 +8,7 @@ pub mod output;
 pub mod run;
 pub mod shard;
 
+pub use crate::error::BatchError;
 pub use key::{key_hex, position_key};
 pub use merge::{MergeSummary, run_merge};
 pub use output::BatchOut;

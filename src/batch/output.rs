@@ -7,7 +7,7 @@
 //! A failed write (full disk) is cut back to the last whole row at once. Anything else
 //! that does not parse stops the batch instead of being appended to.
 
-use crate::error::{Error, Result};
+use crate::error::{BatchError, Error, Result};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
@@ -120,10 +120,7 @@ impl BatchOut {
                 .read_to_end(&mut text)
                 .map_err(io)?;
             if !header().join(",").as_bytes().starts_with(&text) {
-                return Err(Error::Invalid(format!(
-                    "{}:1: not a finale batch CSV (no complete line); not appending to it",
-                    path.display()
-                )));
+                return Err(BatchError::NotBatchCsv(path.to_path_buf()).into());
             }
         } else {
             // Streamed: a resumed output of millions of rows costs only its keys.
@@ -238,11 +235,11 @@ impl BatchOut {
             Err(e) => e.to_string(),
             Ok(_) => "another file is there now".to_string(),
         };
-        Err(Error::Invalid(format!(
-            "{}: the output was removed or replaced while the batch was writing it ({what}); \
-             stopped",
-            self.path.display()
-        )))
+        Err(BatchError::OutputReplaced {
+            path: self.path.clone(),
+            what,
+        }
+        .into())
     }
 
     /// Ends the writing: syncs the rows and checks that the path still names them.
@@ -273,17 +270,15 @@ fn lock(path: &Path, file: &File) -> Result<()> {
         return Ok(());
     }
     let e = std::io::Error::last_os_error();
-    Err(Error::Invalid(
-        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-            format!(
-                "{}: another finale batch is writing this file (it holds its lock); \
-                 not writing it too",
-                path.display()
-            )
-        } else {
-            format!("{}: cannot lock the output ({e})", path.display())
-        },
-    ))
+    Err(if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        BatchError::Locked(path.to_path_buf())
+    } else {
+        BatchError::Lock {
+            path: path.to_path_buf(),
+            cause: e,
+        }
+    }
+    .into())
 }
 
 /// Syncs the directory holding `path`, so that a file created or renamed there survives a
@@ -328,10 +323,11 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
     let text = text.chain(b"finale-end-of-file\n".as_slice());
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
     let bad = |line: u64, what: String| {
-        Error::Invalid(format!(
-            "{}:{line}: {what}; not appending to a file that may be damaged",
-            path.display()
-        ))
+        Error::from(BatchError::Damaged {
+            path: path.to_path_buf(),
+            line,
+            what,
+        })
     };
     let found: Vec<String> = reader
         .headers()

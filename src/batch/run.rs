@@ -7,7 +7,7 @@ use super::output::{BatchColumns, BatchRow};
 use super::shard::Shard;
 use crate::board::key::{key_hex, position_key};
 use crate::board::{ObfRecord, parse_obf_line};
-use crate::error::{Error, Result};
+use crate::error::{BatchError, Error, Result};
 use crate::interrupt::Interrupt;
 use crate::results::csv_out::{CsvRow, RunInfo, megabytes, seconds};
 use crate::results::format::{pass_level, score_string};
@@ -181,10 +181,12 @@ fn items(
             }
             number += 1;
             if bytes.len() > OBF_MAX_LINE_BYTES && bytes.last() != Some(&b'\n') {
-                return Err(Error::Invalid(format!(
-                    "{}:{number}: line longer than {OBF_MAX_LINE_BYTES} bytes; not an OBF file",
-                    path.display()
-                )));
+                return Err(BatchError::LineTooLong {
+                    path: path.clone(),
+                    line: number,
+                    max: OBF_MAX_LINE_BYTES,
+                }
+                .into());
             }
             // Bytes that are not UTF-8 become U+FFFD, which the OBF parser then reports
             // with its column (or `--skip-bad` records).
@@ -235,11 +237,7 @@ pub(crate) fn regular_file(path: &Path) -> Result<()> {
     if meta.is_file() {
         Ok(())
     } else {
-        Err(Error::Invalid(format!(
-            "{}: not a regular file (inputs are read twice: to count, then to solve or \
-             write); save it to a file first",
-            path.display()
-        )))
+        Err(BatchError::NotRegular(path.to_path_buf()).into())
     }
 }
 
@@ -442,18 +440,15 @@ fn worker(
 /// a valid output to resume from.
 pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSummary> {
     if options.inputs.is_empty() {
-        return Err(Error::Invalid("batch: no input file given".into()));
+        return Err(BatchError::NoInput.into());
     }
     if options.threads == 0 {
-        return Err(Error::Invalid("batch: --threads must be at least 1".into()));
+        return Err(BatchError::NoThreads.into());
     }
     if options.search.selectivity != 100 {
         // Rows are keyed by position and mode: a probable answer must not merge with or
         // stand in for an exact one.
-        return Err(Error::Invalid(format!(
-            "--selectivity {}: batch solves exactly only (use solve or suite for probable solves)",
-            options.search.selectivity
-        )));
+        return Err(BatchError::Selective(options.search.selectivity).into());
     }
     for path in &options.inputs {
         regular_file(path)?;
@@ -474,7 +469,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let (mut todo, mut positions, mut work) = (0u64, 0u64, 0u64);
     let counted = items(&options.inputs, options.skip_bad, |item| {
         if options.interrupt.requested() {
-            return Err(Error::Invalid("batch: stopped".into()));
+            return Err(BatchError::Stopped.into());
         }
         let (key, position, units) = match &item {
             Item::Position { key, record, .. } => (
@@ -517,10 +512,12 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let tables_mb = (workers as u64).saturating_mul(options.hash_mb as u64);
     if workers > 0 {
         crate::results::check_hash_mb(tables_mb).map_err(|e| {
-            Error::Invalid(format!(
-                "batch: {workers} tables (one per thread, --threads {}) x --hash-mb {}: {e}",
-                options.threads, options.hash_mb
-            ))
+            Error::from(BatchError::Tables {
+                workers,
+                threads: options.threads,
+                hash_mb: options.hash_mb,
+                why: e,
+            })
         })?;
     }
 
@@ -560,7 +557,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
         // solvers, as with millions of tiny positions, they wait instead of queueing rows
         // in memory.
         let (done_tx, done_rx) = bounded::<Done>(workers.saturating_mul(4).max(1));
-        let stopped = || Error::Invalid("batch: stopped".into());
+        let stopped = || Error::from(BatchError::Stopped);
         let mut handles = Vec::with_capacity(workers);
         for i in 0..workers {
             let (jobs, done_tx, flag, shared) =
@@ -572,11 +569,12 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                 Ok(h) => handles.push(h),
                 Err(e) => {
                     stop.store(true, Relaxed);
-                    return Err(Error::Invalid(format!(
-                        "batch: cannot start worker thread {} of {workers} ({e}); \
-                         use fewer --threads",
-                        i + 1
-                    )));
+                    return Err(BatchError::WorkerThread {
+                        number: i + 1,
+                        workers,
+                        cause: e,
+                    }
+                    .into());
                 }
             }
         }
@@ -606,11 +604,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                                 if stop_reader.load(Relaxed) {
                                     stopped()
                                 } else {
-                                    Error::Invalid(
-                                        "batch: the workers stopped (an input file changed \
-                                         while it was read?)"
-                                            .into(),
-                                    )
+                                    BatchError::WorkersStopped.into()
                                 }
                             })?;
                         }
@@ -662,9 +656,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
             Ok(p) => p,
             Err(e) => {
                 stop.store(true, Relaxed);
-                return Err(Error::Invalid(format!(
-                    "batch: cannot start the input reader thread ({e})"
-                )));
+                return Err(BatchError::ReaderThread(e).into());
             }
         };
 
@@ -708,13 +700,9 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
             return Err(e);
         }
         if panicked > 0 {
-            return Err(Error::Invalid(
-                "batch: a worker thread failed (panicked); the rows written are kept, \
-                 run again to resume"
-                    .into(),
-            ));
+            return Err(BatchError::WorkerPanicked.into());
         }
-        let read = read.map_err(|_| Error::Invalid("batch: the input reader panicked".into()))?;
+        let read = read.map_err(|_| Error::from(BatchError::ReaderPanicked))?;
         // Stopped on purpose: the reader's "stopped" is no failure.
         if options.interrupt.cause().is_some() {
             return Ok(());

@@ -2,7 +2,7 @@
 //! whose key is `i` modulo `n`, so shards are disjoint, together cover the input, and do
 //! not depend on line order or on which files hold which positions.
 
-use crate::error::{Error, Result};
+use crate::error::{BatchError, Error, Result};
 
 /// One shard of a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,11 +24,7 @@ impl Shard {
 
     /// Parses `I/N` (`0 <= I < N`).
     pub fn parse(text: &str) -> Result<Shard> {
-        let bad = || {
-            Error::Invalid(format!(
-                "--shard {text}: expected I/N with 0 <= I < N, e.g. 3/10"
-            ))
-        };
+        let bad = || Error::from(BatchError::BadShard(text.to_string()));
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let index: u64 = i.trim().parse().map_err(|_| bad())?;
         let count: u64 = n.trim().parse().map_err(|_| bad())?;
@@ -50,49 +46,44 @@ impl Shard {
         if let Some(text) = flag {
             return Shard::parse(text);
         }
-        let num =
-            |name: &str| -> Result<Option<u64>> {
-                match env(name) {
-                    None => Ok(None),
-                    Some(v) => v.trim().parse().map(Some).map_err(|_| {
-                        Error::Invalid(format!("environment {name}={v}: not a number"))
-                    }),
-                }
-            };
+        let num = |name: &str| -> Result<Option<u64>> {
+            match env(name) {
+                None => Ok(None),
+                Some(v) => v.trim().parse().map(Some).map_err(|_| {
+                    BatchError::BadEnvironment {
+                        name: name.to_string(),
+                        value: v.clone(),
+                    }
+                    .into()
+                }),
+            }
+        };
         if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
             let count = match num("SLURM_ARRAY_TASK_COUNT")? {
                 Some(c) => c,
-                None => shards.ok_or_else(|| {
-                    Error::Invalid(
-                        "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shards N"
-                            .into(),
-                    )
-                })?,
+                None => shards.ok_or(BatchError::SlurmCount)?,
             };
             let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
             return Shard::checked(id.wrapping_sub(min), count, "SLURM_ARRAY_TASK_ID");
         }
         if let Some(index) = num("JOB_COMPLETION_INDEX")? {
-            let count = shards.ok_or_else(|| {
-                Error::Invalid(
-                    "JOB_COMPLETION_INDEX is set: give the number of shards with --shards N".into(),
-                )
-            })?;
+            let count = shards.ok_or(BatchError::JobCount)?;
             return Shard::checked(index, count, "JOB_COMPLETION_INDEX");
         }
         match shards {
-            Some(_) => Err(Error::Invalid(
-                "--shards N needs --shard I/N or a scheduler's task index".into(),
-            )),
+            Some(_) => Err(BatchError::ShardsAlone.into()),
             None => Ok(Shard::ALL),
         }
     }
 
-    fn checked(index: u64, count: u64, source: &str) -> Result<Shard> {
+    fn checked(index: u64, count: u64, origin: &str) -> Result<Shard> {
         if count == 0 || index >= count {
-            return Err(Error::Invalid(format!(
-                "{source}: shard {index} of {count} is out of range"
-            )));
+            return Err(BatchError::ShardRange {
+                origin: origin.to_string(),
+                index,
+                count,
+            }
+            .into());
         }
         Ok(Shard { index, count })
     }

@@ -3,7 +3,10 @@
 use std::path::PathBuf;
 use thiserror::Error;
 
+mod batch;
+
 pub use crate::board::error::{MovesError, ObfError, ReadError};
+pub use batch::BatchError;
 
 /// Any error finale reports.
 #[derive(Debug, Error)]
@@ -41,6 +44,9 @@ pub enum Error {
     /// Standard output could not be written (e.g. the reader of a pipe went away).
     #[error("writing to standard output: {0}")]
     Output(#[source] std::io::Error),
+    /// A batch, merge or shard error.
+    #[error(transparent)]
+    Batch(#[from] BatchError),
     /// Evaluation weights that cannot be used.
     #[error(transparent)]
     Eval(#[from] crate::eval::EvalError),

@@ -1,0 +1,183 @@
+//! What can go wrong in a batch, a merge or a shard choice (`crate::batch`), as a type
+//! library callers can match; each message is one line naming what and where. Defined
+//! here, below the batch, so that [`crate::Error`] can wrap it.
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// A batch, merge or shard error.
+#[derive(Debug, Error)]
+pub enum BatchError {
+    /// `run_batch` got no input file.
+    #[error("batch: no input file given")]
+    NoInput,
+    /// `run_merge` got no input file.
+    #[error("merge: no input file given")]
+    NoMergeInput,
+    /// Zero worker threads.
+    #[error("batch: --threads must be at least 1")]
+    NoThreads,
+    /// A selective batch: rows are keyed by position and mode, so a probable answer must
+    /// not stand in for an exact one.
+    #[error(
+        "--selectivity {0}: batch solves exactly only (use solve or suite for probable solves)"
+    )]
+    Selective(u8),
+    /// Stopped on purpose (the interrupt, or a failure elsewhere that stopped the reader).
+    #[error("batch: stopped")]
+    Stopped,
+    /// The workers' tables together do not fit.
+    #[error(
+        "batch: {workers} tables (one per thread, --threads {threads}) x --hash-mb {hash_mb}: {why}"
+    )]
+    Tables {
+        /// Worker threads that would run.
+        workers: usize,
+        /// Threads asked for.
+        threads: usize,
+        /// Table size of each.
+        hash_mb: usize,
+        /// Why they do not fit.
+        why: String,
+    },
+    /// A worker thread could not be started.
+    #[error(
+        "batch: cannot start worker thread {number} of {workers} ({cause}); use fewer --threads"
+    )]
+    WorkerThread {
+        /// 1-based number of the thread.
+        number: usize,
+        /// Threads asked for.
+        workers: usize,
+        /// The system's reason.
+        cause: std::io::Error,
+    },
+    /// The reader thread could not be started.
+    #[error("batch: cannot start the input reader thread ({0})")]
+    ReaderThread(std::io::Error),
+    /// Every worker stopped while positions remained.
+    #[error("batch: the workers stopped (an input file changed while it was read?)")]
+    WorkersStopped,
+    /// A worker thread panicked.
+    #[error(
+        "batch: a worker thread failed (panicked); the rows written are kept, run again to resume"
+    )]
+    WorkerPanicked,
+    /// The reader thread panicked.
+    #[error("batch: the input reader panicked")]
+    ReaderPanicked,
+    /// An input line too long to be OBF.
+    #[error("{}:{line}: line longer than {max} bytes; not an OBF file", path.display())]
+    LineTooLong {
+        /// The input.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// An input that is not a regular file (it is read twice).
+    #[error(
+        "{}: not a regular file (inputs are read twice: to count, then to solve or write); save it to a file first",
+        .0.display()
+    )]
+    NotRegular(PathBuf),
+    /// An existing output with no complete line that is not the start of a batch header.
+    #[error("{}:1: not a finale batch CSV (no complete line); not appending to it", .0.display())]
+    NotBatchCsv(PathBuf),
+    /// An existing output that cannot be resumed from.
+    #[error("{}:{line}: {what}; not appending to a file that may be damaged", path.display())]
+    Damaged {
+        /// The output.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// The output's path no longer names the file being written.
+    #[error(
+        "{}: the output was removed or replaced while the batch was writing it ({what}); stopped",
+        path.display()
+    )]
+    OutputReplaced {
+        /// The output.
+        path: PathBuf,
+        /// What is there now.
+        what: String,
+    },
+    /// Another batch holds the output's lock.
+    #[error(
+        "{}: another finale batch is writing this file (it holds its lock); not writing it too",
+        .0.display()
+    )]
+    Locked(PathBuf),
+    /// The output could not be locked.
+    #[error("{}: cannot lock the output ({cause})", path.display())]
+    Lock {
+        /// The output.
+        path: PathBuf,
+        /// The system's reason.
+        cause: std::io::Error,
+    },
+    /// A merge input whose header is not the batch header.
+    #[error("{}:1: not a finale batch CSV (header differs)", .0.display())]
+    MergeHeader(PathBuf),
+    /// A merge whose output is one of its inputs.
+    #[error("merge: --out {} is also an input", .0.display())]
+    OutIsInput(PathBuf),
+    /// A merge output that exists, without --force.
+    #[error("merge: --out {}: the {what} exists (--force replaces it)", path.display())]
+    OutExists {
+        /// The output.
+        path: PathBuf,
+        /// `file` or `path`.
+        what: &'static str,
+    },
+    /// A merge input row without a key.
+    #[error("{}:{line}: row without a valid key", path.display())]
+    NoKey {
+        /// The input.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+    },
+    /// A merged row that could not be written for a reason other than I/O.
+    #[error("cannot write {}: {kind}", path.display())]
+    MergeWrite {
+        /// The output.
+        path: PathBuf,
+        /// The csv crate's reason.
+        kind: String,
+    },
+    /// `--shard` that is not `I/N` with `I < N`.
+    #[error("--shard {0}: expected I/N with 0 <= I < N, e.g. 3/10")]
+    BadShard(String),
+    /// A scheduler variable that is not a number.
+    #[error("environment {name}={value}: not a number")]
+    BadEnvironment {
+        /// The variable.
+        name: String,
+        /// Its value.
+        value: String,
+    },
+    /// Slurm's task id without a count.
+    #[error("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shards N")]
+    SlurmCount,
+    /// Kubernetes' completion index without a count.
+    #[error("JOB_COMPLETION_INDEX is set: give the number of shards with --shards N")]
+    JobCount,
+    /// `--shards` alone.
+    #[error("--shards N needs --shard I/N or a scheduler's task index")]
+    ShardsAlone,
+    /// A scheduler's shard index beyond its count.
+    #[error("{origin}: shard {index} of {count} is out of range")]
+    ShardRange {
+        /// The variable it came from.
+        origin: String,
+        /// The index.
+        index: u64,
+        /// The count.
+        count: u64,
+    },
+}
