@@ -4,9 +4,11 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 mod batch;
+mod compare;
 
 pub use crate::board::error::{MovesError, ObfError, ReadError};
 pub use batch::BatchError;
+pub use compare::CompareError;
 
 /// Any error finale reports.
 #[derive(Debug, Error)]
@@ -44,6 +46,9 @@ pub enum Error {
     /// Standard output could not be written (e.g. the reader of a pipe went away).
     #[error("writing to standard output: {0}")]
     Output(#[source] std::io::Error),
+    /// A compare, report or CSV-reading error.
+    #[error(transparent)]
+    Compare(#[from] CompareError),
     /// A batch, merge or shard error.
     #[error(transparent)]
     Batch(#[from] BatchError),

@@ -4,7 +4,7 @@
 //! 95 % confidence interval of the time ratio from the spread of the per-position ratios.
 
 use super::run_csv::RunCsv;
-use crate::error::{Error, Result};
+use crate::error::{CompareError, Error, Result};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -144,9 +144,7 @@ pub(crate) fn compare_runs(
     }
     let positions = logs_n.len();
     if positions == 0 {
-        return Err(Error::Invalid(format!(
-            "compare: no position is in both {la} and {lb}"
-        )));
+        return Err(CompareError::NothingInCommon(la.to_string(), lb.to_string()).into());
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     let node_ratio = mean(&logs_n).exp();
@@ -207,21 +205,22 @@ pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison
         let mut it = runs.into_iter();
         match (it.next(), n) {
             (Some(r), 1) => Ok(r),
-            _ => Err(Error::Invalid(format!(
-                "{}: holds {n} variants; compare it alone to compare them",
-                path.display()
-            ))),
+            _ => Err(CompareError::SeveralVariants {
+                path: path.to_path_buf(),
+                variants: n,
+            }
+            .into()),
         }
     };
     match files {
         [a] => {
             let runs = load(a)?;
             if runs.len() != 2 {
-                return Err(Error::Invalid(format!(
-                    "{}: compare of one file needs exactly two variants, found {}",
-                    a.display(),
-                    runs.len()
-                )));
+                return Err(CompareError::NotTwoVariants {
+                    path: a.to_path_buf(),
+                    variants: runs.len(),
+                }
+                .into());
             }
             let mut it = runs.into_iter();
             let (Some((la, ra)), Some((lb, rb))) = (it.next(), it.next()) else {
@@ -240,9 +239,7 @@ pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison
                 out,
             )
         }
-        _ => Err(Error::Invalid(
-            "compare: give two CSVs (A B), or one CSV with two variants".into(),
-        )),
+        _ => Err(CompareError::FileCount.into()),
     }
 }
 

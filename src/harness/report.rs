@@ -4,7 +4,7 @@
 //! to the first on the positions they share.
 
 use super::run_csv::RunCsv;
-use crate::error::{Error, Result};
+use crate::error::{CompareError, Error, Result};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -56,9 +56,7 @@ fn load(files: &[PathBuf]) -> Result<BTreeMap<String, Vec<Point>>> {
         })?;
     }
     if runs.values().all(|v| v.is_empty()) {
-        return Err(Error::Invalid(
-            "report: no solved positions in the CSVs".into(),
-        ));
+        return Err(CompareError::NothingToReport.into());
     }
     Ok(runs)
 }
@@ -73,7 +71,10 @@ const COLORS: [RGBColor; 6] = [
 ];
 
 fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::Invalid(format!("{}: cannot draw: {e}", path.display()))
+    Error::from(CompareError::Draw {
+        path: path.to_path_buf(),
+        why: e.to_string(),
+    })
 }
 
 /// Draws the report of `files` into the SVG `svg`, and prints a line per run to `out`.

@@ -1,7 +1,7 @@
 //! Reading suite and batch CSVs back (compare, report): columns found by name, only the
 //! solved rows, every error naming the file and line.
 
-use crate::error::{Error, Result};
+use crate::error::{CompareError, Error, Result};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -78,10 +78,10 @@ impl<R: Read> RunCsv<R> {
     /// The index of column `name`, which the file must have.
     pub fn need(&self, name: &str) -> Result<usize> {
         self.col(name).ok_or_else(|| {
-            Error::Invalid(format!(
-                "{}:1: no '{name}' column: not a finale suite or batch CSV",
-                self.path.display()
-            ))
+            Error::from(CompareError::MissingColumn {
+                path: self.path.clone(),
+                column: name.to_string(),
+            })
         })
     }
 
@@ -142,10 +142,11 @@ impl SolvedRow<'_> {
     }
 
     fn bad(&self, name: &str, expected: &str) -> Error {
-        Error::Invalid(format!(
-            "{}:{}: bad {name}{expected}",
-            self.path.display(),
-            self.line
-        ))
+        Error::from(CompareError::BadValue {
+            path: self.path.to_path_buf(),
+            line: self.line,
+            column: name.to_string(),
+            expected: expected.to_string(),
+        })
     }
 }

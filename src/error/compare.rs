@@ -1,0 +1,63 @@
+//! What can go wrong reading suite and batch CSVs back to compare or report them
+//! (`crate::harness::{compare, report, run_csv}`), as a type library callers can match.
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// A compare, report or CSV-reading error.
+#[derive(Debug, Error)]
+pub enum CompareError {
+    /// A CSV without a column the reader needs.
+    #[error("{}:1: no '{column}' column: not a finale suite or batch CSV", path.display())]
+    MissingColumn {
+        /// The CSV.
+        path: PathBuf,
+        /// The column.
+        column: String,
+    },
+    /// A value that does not parse.
+    #[error("{}:{line}: bad {column}{expected}", path.display())]
+    BadValue {
+        /// The CSV.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// The column.
+        column: String,
+        /// What was expected, e.g. ` (expected seconds from 0 to 1e9)`.
+        expected: String,
+    },
+    /// Two runs without a position in common.
+    #[error("compare: no position is in both {0} and {1}")]
+    NothingInCommon(String, String),
+    /// A CSV of several variants given beside another CSV.
+    #[error("{}: holds {variants} variants; compare it alone to compare them", path.display())]
+    SeveralVariants {
+        /// The CSV.
+        path: PathBuf,
+        /// Variants found.
+        variants: usize,
+    },
+    /// One CSV alone that does not hold exactly two variants.
+    #[error("{}: compare of one file needs exactly two variants, found {variants}", path.display())]
+    NotTwoVariants {
+        /// The CSV.
+        path: PathBuf,
+        /// Variants found.
+        variants: usize,
+    },
+    /// Neither two CSVs nor one.
+    #[error("compare: give two CSVs (A B), or one CSV with two variants")]
+    FileCount,
+    /// Nothing solved to draw.
+    #[error("report: no solved positions in the CSVs")]
+    NothingToReport,
+    /// The plot could not be drawn.
+    #[error("{}: cannot draw: {why}", path.display())]
+    Draw {
+        /// The SVG.
+        path: PathBuf,
+        /// The plotting library's reason.
+        why: String,
+    },
+}
