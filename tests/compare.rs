@@ -275,15 +275,24 @@ fn variants_are_written_as_on_the_command_line() {
 fn compare_errors_are_types_a_caller_can_match() {
     use finale::error::CompareError;
     let e = finale::harness::run_compare(&[], &mut Vec::new()).expect_err("no file");
-    assert!(matches!(e, finale::Error::Compare(CompareError::FileCount)), "{e:?}");
+    assert!(
+        matches!(e, finale::Error::Compare(CompareError::FileCount)),
+        "{e:?}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("x.csv");
     std::fs::write(&csv, "index,file\n1,a\n").unwrap();
     let e = finale::harness::run_compare(&[csv.clone(), csv], &mut Vec::new())
         .expect_err("not a suite CSV");
     assert!(
-        matches!(&e, finale::Error::Compare(CompareError::MissingColumn { .. })),
+        matches!(
+            &e,
+            finale::Error::Compare(CompareError::MissingColumn { .. })
+        ),
         "{e:?}"
     );
-    assert!(e.to_string().ends_with("not a finale suite or batch CSV"), "{e}");
+    assert!(
+        e.to_string().ends_with("not a finale suite or batch CSV"),
+        "{e}"
+    );
 }

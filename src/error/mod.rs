@@ -5,10 +5,12 @@ use thiserror::Error;
 
 mod batch;
 mod compare;
+mod suite;
 
 pub use crate::board::error::{MovesError, ObfError, ReadError};
 pub use batch::BatchError;
 pub use compare::CompareError;
+pub use suite::SuiteError;
 
 /// Any error finale reports.
 #[derive(Debug, Error)]
@@ -46,6 +48,9 @@ pub enum Error {
     /// Standard output could not be written (e.g. the reader of a pipe went away).
     #[error("writing to standard output: {0}")]
     Output(#[source] std::io::Error),
+    /// A suite or variant error.
+    #[error(transparent)]
+    Suite(#[from] SuiteError),
     /// A compare, report or CSV-reading error.
     #[error(transparent)]
     Compare(#[from] CompareError),

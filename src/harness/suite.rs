@@ -6,7 +6,7 @@ use super::compare::{Run, compare_runs};
 use super::variant::{Runner, Variant, VariantKind};
 use crate::board::key::{key_hex, position_key};
 use crate::board::{ObfRecord, read_obf_file};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
 use crate::results::csv_out::{CsvOut, CsvTarget, RunInfo};
 use crate::results::format::{moves_string, pv_head, score_string};
@@ -217,7 +217,7 @@ pub fn run_suite(
     out: &mut impl Write,
 ) -> Result<Summary> {
     if files.is_empty() {
-        return Err(Error::Invalid("suite: no file given".into()));
+        return Err(SuiteError::NoFile.into());
     }
     let suites: Vec<(&PathBuf, Vec<ObfRecord>)> = files
         .iter()

@@ -2,7 +2,7 @@
 //! solve, suite and batch, and suite variants (`--variant='--ordering fastest-first'`) are
 //! parsed by the same definitions, so the two never differ.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SuiteError};
 use crate::eval::Evaluator;
 use crate::search::{EvalRef, SearchOptions, search_threads};
 use clap::{Args, ValueEnum};
@@ -152,7 +152,10 @@ impl VariantSwitches {
                 .unwrap_or("invalid")
                 .trim_start_matches("error: ")
                 .to_string();
-            Error::Invalid(format!("--variant '{text}': {first}"))
+            Error::from(SuiteError::Variant {
+                text: text.to_string(),
+                why: first,
+            })
         })
     }
 }

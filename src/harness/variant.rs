@@ -3,7 +3,7 @@
 //! every position so that a slow spell of a shared machine hits all of them alike.
 
 use crate::board::{ObfRecord, Square};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
 use crate::search::{
     Mode, PassReport, PvMove, SearchOptions, SolveResult, Solver, SolverOptions, TimedOut,
@@ -43,10 +43,10 @@ impl Variant {
     /// `--oversubscribe` and `--hash-mb`); `""` is the default search.
     pub fn from_flags(text: &str) -> Result<Variant> {
         let v = super::switches::VariantSwitches::parse(text)?;
-        let search = v
-            .search
-            .options()
-            .map_err(|e| Error::Invalid(format!("--variant '{text}': {e}")))?;
+        let search = v.search.options().map_err(|e| SuiteError::Variant {
+            text: text.to_string(),
+            why: e.to_string(),
+        })?;
         let label = text.split_whitespace().collect::<Vec<_>>().join(" ");
         Ok(Variant {
             label: if label.is_empty() {
@@ -64,10 +64,7 @@ impl Variant {
     /// Another finale binary.
     pub fn from_binary(path: &Path) -> Result<Variant> {
         if !path.is_file() {
-            return Err(Error::Invalid(format!(
-                "--binary {}: no such file",
-                path.display()
-            )));
+            return Err(SuiteError::NoBinary(path.to_path_buf()).into());
         }
         Ok(Variant {
             label: path.display().to_string(),
@@ -225,13 +222,18 @@ fn run_binary(
     // Exit 1 means a wrong answer: still an answer to time.
     if !matches!(status.code(), Some(0 | 1)) {
         let err = std::fs::read_to_string(&errors).unwrap_or_default();
-        return Err(Error::Invalid(format!(
-            "{}: {}",
-            bin.display(),
-            err.lines().next().unwrap_or("failed")
-        )));
+        return Err(SuiteError::BinaryFailed {
+            binary: bin.to_path_buf(),
+            message: err.lines().next().unwrap_or("failed").to_string(),
+        }
+        .into());
     }
-    let bad = |what: &str| Error::Invalid(format!("{}: {what} in its CSV", bin.display()));
+    let bad = |what: &str| {
+        Error::from(SuiteError::BinaryCsv {
+            binary: bin.to_path_buf(),
+            what: format!("{what} in its CSV"),
+        })
+    };
     let mut r = csv::Reader::from_path(&csv).map_err(|source| Error::Csv {
         path: csv.clone(),
         source,
@@ -251,10 +253,10 @@ fn run_binary(
     // The row is another program's output: a value out of range is an error naming it,
     // not a panic (`Duration` of an infinite time) or a silently wrong table.
     let bad = |what: &str| {
-        Error::Invalid(format!(
-            "{}: {what} on line {line} of its CSV",
-            bin.display()
-        ))
+        Error::from(SuiteError::BinaryCsv {
+            binary: bin.to_path_buf(),
+            what: format!("{what} on line {line} of its CSV"),
+        })
     };
     let get = |name: &str| {
         header
@@ -330,7 +332,14 @@ mod tests {
         assert_eq!(Variant::from_flags("--no-etc").unwrap().threads, None);
         assert!(Variant::from_flags("--threads=0").is_err());
         assert!(Variant::from_flags("--threads=x").is_err());
-        assert!(Variant::from_binary(Path::new("/no/such/finale")).is_err());
+        assert!(matches!(
+            Variant::from_binary(Path::new("/no/such/finale")),
+            Err(Error::Suite(SuiteError::NoBinary(_)))
+        ));
+        assert!(matches!(
+            Variant::from_flags("--fast"),
+            Err(Error::Suite(SuiteError::Variant { .. }))
+        ));
     }
 
     /// Variants are parsed by the CLI's own definitions: the spellings the CLI takes and

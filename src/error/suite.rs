@@ -1,0 +1,41 @@
+//! What can go wrong in a suite and its variants (`crate::harness::{suite, variant,
+//! switches}`), as a type library callers can match.
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// A suite or variant error.
+#[derive(Debug, Error)]
+pub enum SuiteError {
+    /// `run_suite` got no file.
+    #[error("suite: no file given")]
+    NoFile,
+    /// A `--variant` that does not parse, or asks for what cannot be had (e.g. weights
+    /// that do not load).
+    #[error("--variant '{text}': {why}")]
+    Variant {
+        /// The variant as given.
+        text: String,
+        /// What is wrong, as the CLI would say it.
+        why: String,
+    },
+    /// A `--binary` that is not a file.
+    #[error("--binary {}: no such file", .0.display())]
+    NoBinary(PathBuf),
+    /// Another binary that failed (its first line of stderr).
+    #[error("{}: {message}", binary.display())]
+    BinaryFailed {
+        /// The binary.
+        binary: PathBuf,
+        /// What it said.
+        message: String,
+    },
+    /// Another binary whose CSV this one cannot read.
+    #[error("{}: {what}", binary.display())]
+    BinaryCsv {
+        /// The binary.
+        binary: PathBuf,
+        /// What is wrong with its CSV.
+        what: String,
+    },
+}
