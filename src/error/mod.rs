@@ -6,11 +6,13 @@ use thiserror::Error;
 mod batch;
 mod compare;
 mod suite;
+mod train;
 
 pub use crate::board::error::{MovesError, ObfError, ReadError};
 pub use batch::BatchError;
 pub use compare::CompareError;
 pub use suite::SuiteError;
+pub use train::TrainError;
 
 /// Any error finale reports.
 #[derive(Debug, Error)]
@@ -48,6 +50,9 @@ pub enum Error {
     /// Standard output could not be written (e.g. the reader of a pipe went away).
     #[error("writing to standard output: {0}")]
     Output(#[source] std::io::Error),
+    /// A training error.
+    #[error(transparent)]
+    Train(#[from] TrainError),
     /// A suite or variant error.
     #[error(transparent)]
     Suite(#[from] SuiteError),

@@ -6,7 +6,8 @@
 //! used only if its recorded command line is the one this run would train); they are
 //! removed once the output is written.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TrainError};
+use crate::eval::EvalError;
 use crate::eval::weights_file::WeightFile;
 use crate::train::{TrainOptions, train_generations};
 use std::io::Write;
@@ -29,10 +30,7 @@ pub fn run_train(
     stdout: &mut impl Write,
 ) -> Result<()> {
     if out.exists() && !force {
-        return Err(Error::Invalid(format!(
-            "{}: already exists (use --force to replace it)",
-            out.display()
-        )));
+        return Err(TrainError::Exists(out.to_path_buf()).into());
     }
     let mut data_file = match data {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
@@ -51,7 +49,7 @@ pub fn run_train(
         &mut |k, _| WeightFile::load(&generation_path(out, k)).ok(),
         &mut |k, f| {
             let p = generation_path(out, k);
-            f.save(&p).map_err(|e| Error::Invalid(e.to_string()))
+            f.save(&p).map_err(|e| EvalError::File(e).into())
         },
     )?;
     if let (Some(mut w), Some(p)) = (data_file, data) {
@@ -60,7 +58,7 @@ pub fn run_train(
             source,
         })?;
     }
-    file.save(out).map_err(|e| Error::Invalid(e.to_string()))?;
+    file.save(out).map_err(EvalError::File)?;
     for k in 1..options.generations {
         // Only a leftover: the output holds the result.
         let _ = std::fs::remove_file(generation_path(out, k));

@@ -10,7 +10,7 @@ pub mod games;
 pub mod mpc;
 
 use crate::board::Board;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TrainError};
 use crate::eval::Evaluator;
 use crate::eval::UNITS_PER_DISC;
 use crate::eval::pattern::{
@@ -166,24 +166,16 @@ pub fn train_generations(
 /// Refuses options no generation can train with, before any work or output.
 fn check_options(o: &TrainOptions) -> Result<()> {
     if o.label_depth < 4 {
-        return Err(Error::Invalid(format!(
-            "--label-depth {}: must be at least 4 (one phase), so that searches evaluate only fitted phases",
-            o.label_depth
-        )));
+        return Err(TrainError::LabelDepth(o.label_depth).into());
     }
     if !(o.fit.l2.is_finite() && o.fit.l2 >= 0.0) {
-        return Err(Error::Invalid(format!(
-            "--l2 {}: must be a number at least 0",
-            o.fit.l2
-        )));
+        return Err(TrainError::L2(o.fit.l2).into());
     }
     if o.games == 0 {
-        return Err(Error::Invalid("--games 0: nothing to train on".into()));
+        return Err(TrainError::NoGames.into());
     }
     if o.generations == 0 {
-        return Err(Error::Invalid(
-            "--generations 0: at least one generation is trained".into(),
-        ));
+        return Err(TrainError::NoGenerations.into());
     }
     Ok(())
 }
@@ -199,7 +191,10 @@ pub fn train(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(o.threads.max(1))
         .build()
-        .map_err(|e| Error::Invalid(format!("cannot start {} threads: {e}", o.threads)))?;
+        .map_err(|e| TrainError::Threads {
+            threads: o.threads,
+            why: e.to_string(),
+        })?;
     let out = |log: &mut dyn Write, s: String| writeln!(log, "{s}").map_err(Error::Output);
 
     let start = Instant::now();

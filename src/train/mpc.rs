@@ -4,7 +4,7 @@
 
 use super::games::play_game;
 use crate::board::Board;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, TrainError};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::search::{Solver, SolverOptions, midgame_value};
 use rayon::prelude::*;
@@ -69,14 +69,23 @@ fn checked_pool(
     threads: usize,
 ) -> Result<rayon::ThreadPool> {
     if lo > hi || hi > 40 || per_empties < 2 {
-        return Err(Error::Invalid(format!(
-            "train-mpc: empties {lo}-{hi} with {per_empties} positions each: need A <= B <= 40 and at least 2"
-        )));
+        return Err(TrainError::MpcRange {
+            lo,
+            hi,
+            per_empties,
+        }
+        .into());
     }
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| Error::Invalid(format!("cannot start {threads} threads: {e}")))
+        .map_err(|e| {
+            TrainError::Threads {
+                threads,
+                why: e.to_string(),
+            }
+            .into()
+        })
 }
 
 /// Measures the table on self-play positions and fits the search's error model to it
