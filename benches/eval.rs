@@ -13,7 +13,7 @@ use finale::board::moves::flips;
 use finale::board::random::{SplitMix64, random_position};
 use finale::eval::pattern::{FEATURES, features};
 use finale::eval::{Evaluator, FeatureState};
-use finale::search::midgame_value;
+use finale::search::evaluated_value;
 use std::hint::black_box;
 
 /// 256 positions from random games, 10 to 50 empties (those of the kernels bench).
@@ -90,7 +90,7 @@ fn bench_eval(c: &mut Criterion) {
     for b in &boards {
         assert_eq!(depth2_scratch(eval, b), depth2_incremental(eval, b));
     }
-    let midgame_nodes: u64 = boards.iter().map(|&b| midgame_value(eval, b, 3).1).sum();
+    let midgame_nodes: u64 = boards.iter().map(|&b| evaluated_value(eval, b, 3).1).sum();
     eprintln!(
         "sets: {} positions, {} moves, {} depth-2 leaves, {} midgame depth-3 nodes",
         boards.len(),
@@ -187,11 +187,11 @@ fn bench_eval(c: &mut Criterion) {
             s
         })
     });
-    c.bench_function("midgame_value depth 3 (256 positions)", |bch| {
+    c.bench_function("evaluated_value depth 3 (256 positions)", |bch| {
         bch.iter(|| {
             let mut s = 0i32;
             for &b in &boards {
-                s = s.wrapping_add(midgame_value(eval, black_box(b), 3).0);
+                s = s.wrapping_add(evaluated_value(eval, black_box(b), 3).0);
             }
             s
         })

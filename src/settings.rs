@@ -124,10 +124,10 @@ pub const ORDER_SQUARE_WEIGHT: i32 = 1 << 7;
 /// The square values in units of [`ORDER_SQUARE_WEIGHT`]: corner, X square, C square,
 /// other edge (inner squares 0). Measured as given there (X -8 and C 0 tried).
 pub const ORDER_SQUARE_CLASS_VALUES: [i32; 4] = [6, -6, -2, 2];
-/// Below this remaining depth the shallow evaluated search (`search/midgame.rs`) tries
+/// Below this remaining depth the shallow evaluated search (`search/evaluated.rs`) tries
 /// moves in square order: sorting costs more than it saves. Not yet measured; from the
 /// first version of that search.
-pub const MIDGAME_ORDER_MIN_DEPTH: u32 = 2;
+pub const EVALUATED_ORDER_MIN_DEPTH: u32 = 2;
 /// Lowest number of empties at which the endgame band adds a shallow evaluation search of
 /// each child to the fastest-first score (`search/endgame.rs`). FFO 40-49, one thread, with
 /// the settings below: from 12 -> 871 M nodes, 13 -> 817 M, 14 -> 855 M, 16 -> 924 M,

@@ -7,7 +7,7 @@ mod common;
 use common::reference::{self as r, RefBoard, Rng};
 use finale::eval::pattern::{PER_PHASE, PHASES, flip_horizontal, flip_vertical, transpose};
 use finale::eval::{Evaluator, FeatureState};
-use finale::search::{EvalRef, Mode, SearchOptions, Solver, SolverOptions, midgame_value};
+use finale::search::{EvalRef, Mode, SearchOptions, Solver, SolverOptions, evaluated_value};
 use finale::train::{TrainOptions, fit::FitOptions, generation_options, train, train_generations};
 
 /// Plain negamax to `depth` with the evaluation at the leaves (a forced pass not counted).
@@ -47,7 +47,7 @@ fn midgame_search_equals_plain_negamax() {
         let b = r::random_position(&mut rng, n);
         for depth in 0..=4 {
             let want = negamax(&eval, &b, depth);
-            let (got, _) = midgame_value(&eval, r::to_board(&b), depth);
+            let (got, _) = evaluated_value(&eval, r::to_board(&b), depth);
             assert_eq!(got, want, "{} depth {depth}", r::show(&b));
         }
     }

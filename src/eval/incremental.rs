@@ -1,5 +1,5 @@
 //! Incremental evaluation: the pattern indices of a board kept up to date as discs are
-//! played and flipped, so that evaluating a leaf of the midgame search is a sum of weights
+//! played and flipped, so that evaluating a leaf of the evaluated search is a sum of weights
 //! instead of reading 46 pattern instances through 8 symmetries.
 //!
 //! A square's digit in an index depends on who is to move (1 own disc, 2 opponent's), and

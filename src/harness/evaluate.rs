@@ -6,7 +6,7 @@ use super::solve::{Job, SolveInput, load};
 use crate::board::{Board, Color, Square};
 use crate::error::{Error, Result};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
-use crate::search::midgame_value;
+use crate::search::evaluated_value;
 use std::io::Write;
 use std::path::Path;
 
@@ -39,7 +39,7 @@ fn value_of(eval: &Evaluator, board: Board, depth: u32) -> (i32, u64) {
     if board.is_game_over() {
         (board.final_score() * UNITS_PER_DISC, 1)
     } else {
-        midgame_value(eval, board, depth)
+        evaluated_value(eval, board, depth)
     }
 }
 

@@ -95,7 +95,7 @@ pub fn eval_play_position(rng: &mut SplitMix64, eval: &Evaluator, empties: u32) 
 mod tests {
     use super::*;
     use crate::board::parse_obf_line;
-    use crate::search::midgame_value;
+    use crate::search::evaluated_value;
 
     fn empties_of(text: &str) -> Vec<u32> {
         text.lines()
@@ -133,8 +133,8 @@ mod tests {
         for _ in 0..40 {
             let e = eval_play_position(&mut rng_e, eval, 24);
             let r = random_position(&mut rng_r, 24);
-            e_sum += i64::from(midgame_value(eval, e.board, 2).0.abs());
-            r_sum += i64::from(midgame_value(eval, r.board, 2).0.abs());
+            e_sum += i64::from(evaluated_value(eval, e.board, 2).0.abs());
+            r_sum += i64::from(evaluated_value(eval, r.board, 2).0.abs());
         }
         assert!(e_sum < r_sum, "eval play {e_sum} against random {r_sum}");
     }

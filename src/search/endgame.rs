@@ -113,7 +113,7 @@ impl Search<'_> {
         if beta < 64 {
             let bound = beta * UNITS_PER_DISC + offset + margin;
             if bound < 64 * UNITS_PER_DISC
-                && self.search_midgame(eval, *b, bound - 1, bound, d) >= bound
+                && self.search_evaluated(eval, *b, bound - 1, bound, d) >= bound
             {
                 return Some(beta);
             }
@@ -121,7 +121,7 @@ impl Search<'_> {
         if alpha > -64 {
             let bound = alpha * UNITS_PER_DISC + offset - margin;
             if bound > -64 * UNITS_PER_DISC
-                && self.search_midgame(eval, *b, bound, bound + 1, d) <= bound
+                && self.search_evaluated(eval, *b, bound, bound + 1, d) <= bound
             {
                 return Some(alpha);
             }
@@ -140,7 +140,7 @@ impl Search<'_> {
             if mv.child.player == 0 {
                 continue;
             }
-            let v = -self.search_midgame(eval, mv.child, -i32::MAX, -floor, depth);
+            let v = -self.search_evaluated(eval, mv.child, -i32::MAX, -floor, depth);
             mv.score += v * ORDER_EVAL_WEIGHT;
             mv.eval = v.clamp(-i16::MAX as i32, i16::MAX as i32) as i16;
         }

@@ -7,12 +7,15 @@
 //! | above | table, ETC, stability, fastest-first, PVS | `endgame.rs` |
 //!
 //! The root (`root.rs`) runs the requested mode and extracts the principal variation.
+//! `evaluated.rs` is the shallow evaluated search (a few moves deep, the pattern
+//! evaluation at its leaves) that orders deep moves, decides probcut and labels training
+//! positions.
 
 mod endgame;
 mod etc;
+mod evaluated;
 mod last;
 mod local_table;
-mod midgame;
 pub mod ordering;
 mod parallel;
 mod root;
@@ -20,7 +23,7 @@ pub mod stability;
 mod table_memory;
 pub mod tt;
 
-pub use midgame::midgame_value;
+pub use evaluated::evaluated_value;
 pub use root::{
     Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores,
     level_of, parse_selectivity, search_threads,

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 
 /// One training sample: its weight indices (canonical) and its label in discs.
 #[derive(Clone, Copy, Debug)]
-pub struct Row {
+pub struct FitRow {
     /// Canonical weight index of each pattern instance.
     pub features: [u32; FEATURES],
     /// Index of its bias weight.
@@ -65,12 +65,12 @@ impl Default for FitOptions {
 /// Rows per chunk of the sums over rows (fixed, so that sums do not depend on threads).
 const CHUNK: usize = 1 << 15;
 
-fn predict(w: &[f64], r: &Row) -> f64 {
+fn predict(w: &[f64], r: &FitRow) -> f64 {
     w[r.bias as usize] + r.features.iter().map(|&i| w[i as usize]).sum::<f64>()
 }
 
 /// A'v for per-row values `v`: each row adds its value to the weights it uses.
-fn transpose_times(rows: &[Row], v: &[f64]) -> Vec<f64> {
+fn transpose_times(rows: &[FitRow], v: &[f64]) -> Vec<f64> {
     let parts: Vec<Vec<f64>> = rows
         .par_chunks(CHUNK)
         .zip(v.par_chunks(CHUNK))
@@ -94,7 +94,7 @@ fn transpose_times(rows: &[Row], v: &[f64]) -> Vec<f64> {
     g
 }
 
-fn rmse(w: &[f64], rows: &[Row]) -> f64 {
+fn rmse(w: &[f64], rows: &[FitRow]) -> f64 {
     if rows.is_empty() {
         return 0.0;
     }
@@ -118,14 +118,14 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 /// Fits `w` (one phase, canonical indices; starts from its current values) to `rows` by
 /// `opt.method`; conjugate gradients stop where the error on `valid` was lowest (if
 /// `valid` is not empty). Returns the root mean square error on `rows` and the steps kept.
-pub fn fit(w: &mut [f32], rows: &[Row], valid: &[Row], opt: FitOptions) -> (f32, u32) {
+pub fn fit(w: &mut [f32], rows: &[FitRow], valid: &[FitRow], opt: FitOptions) -> (f32, u32) {
     match opt.method {
         FitMethod::Jacobi => (fit_jacobi(w, rows, opt), opt.epochs),
         FitMethod::ConjugateGradient => fit_cg(w, rows, valid, opt),
     }
 }
 
-fn fit_cg(w: &mut [f32], rows: &[Row], valid: &[Row], opt: FitOptions) -> (f32, u32) {
+fn fit_cg(w: &mut [f32], rows: &[FitRow], valid: &[FitRow], opt: FitOptions) -> (f32, u32) {
     assert_eq!(w.len(), PER_PHASE);
     if rows.is_empty() {
         return (0.0, 0);
@@ -194,7 +194,7 @@ fn fit_cg(w: &mut [f32], rows: &[Row], valid: &[Row], opt: FitOptions) -> (f32, 
     (rmse(&x, rows) as f32, kept)
 }
 
-fn fit_jacobi(w: &mut [f32], rows: &[Row], opt: FitOptions) -> f32 {
+fn fit_jacobi(w: &mut [f32], rows: &[FitRow], opt: FitOptions) -> f32 {
     assert_eq!(w.len(), PER_PHASE);
     if rows.is_empty() {
         return 0.0;
@@ -209,7 +209,7 @@ fn fit_jacobi(w: &mut [f32], rows: &[Row], opt: FitOptions) -> f32 {
         count[r.bias as usize] += 1.0;
     }
     let mut grad = vec![0f32; PER_PHASE];
-    let predict = |w: &[f32], r: &Row| -> f32 {
+    let predict = |w: &[f32], r: &FitRow| -> f32 {
         w[r.bias as usize] + r.features.iter().map(|&i| w[i as usize]).sum::<f32>()
     };
     for _ in 0..opt.epochs {
@@ -244,7 +244,7 @@ mod tests {
 
     /// Rows whose targets are sums of known weights on a few indices per pattern slot (a
     /// sparse design like the patterns'), plus `noise` times a uniform number in [-1, 1].
-    fn planted(seed: u64, n: usize, noise: f32) -> Vec<Row> {
+    fn planted(seed: u64, n: usize, noise: f32) -> Vec<FitRow> {
         let mut rng = SplitMix64::new(9);
         let mut truth = vec![0f32; PER_PHASE];
         for t in truth.iter_mut().take(2000) {
@@ -260,7 +260,7 @@ mod tests {
                 }
                 let e = noise * (rng.below(2001) as f32 / 1000.0 - 1.0);
                 let target = features.iter().map(|&i| truth[i as usize]).sum::<f32>() + 3.0 + e;
-                Row {
+                FitRow {
                     features,
                     bias: (PER_PHASE - 1) as u32,
                     target,
@@ -269,7 +269,7 @@ mod tests {
             .collect()
     }
 
-    fn spread(rows: &[Row]) -> f32 {
+    fn spread(rows: &[FitRow]) -> f32 {
         let m = rows.iter().map(|r| r.target).sum::<f32>() / rows.len() as f32;
         (rows.iter().map(|r| (r.target - m).powi(2)).sum::<f32>() / rows.len() as f32).sqrt()
     }
@@ -311,7 +311,7 @@ mod tests {
             method: FitMethod::ConjugateGradient,
             ..Default::default()
         };
-        let rms = |w: &[f32], rows: &[Row]| {
+        let rms = |w: &[f32], rows: &[FitRow]| {
             let w: Vec<f64> = w.iter().map(|&x| x as f64).collect();
             rmse(&w, rows)
         };

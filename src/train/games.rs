@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::board::moves::flips;
 use crate::board::random::SplitMix64;
 use crate::eval::{Evaluator, UNITS_PER_DISC};
-use crate::search::midgame_value;
+use crate::search::evaluated_value;
 use crate::search::ordering::fastest_first;
 
 /// Eval play: the first moves are random, a game-dependent number of them up to this, so
@@ -26,7 +26,7 @@ pub const EVAL_PLAY_TEMPERATURE_DISCS: f64 = 3.0;
 pub fn eval_play_choice(rng: &mut SplitMix64, eval: &Evaluator, children: &[Board]) -> usize {
     let values: Vec<f64> = children
         .iter()
-        .map(|c| -midgame_value(eval, *c, EVAL_PLAY_DEPTH - 1).0 as f64)
+        .map(|c| -evaluated_value(eval, *c, EVAL_PLAY_DEPTH - 1).0 as f64)
         .collect();
     let top = values.iter().cloned().fold(f64::MIN, f64::max);
     let scale = EVAL_PLAY_TEMPERATURE_DISCS * UNITS_PER_DISC as f64;
@@ -184,7 +184,7 @@ mod tests {
                 let kids = children(&w[0].board, w[0].board.moves());
                 let values: Vec<i32> = kids
                     .iter()
-                    .map(|c| -midgame_value(eval, *c, EVAL_PLAY_DEPTH - 1).0)
+                    .map(|c| -evaluated_value(eval, *c, EVAL_PLAY_DEPTH - 1).0)
                     .collect();
                 let top = *values.iter().max().unwrap();
                 all += 1;

@@ -17,8 +17,8 @@ use crate::eval::pattern::{
     FEATURES, PATTERN_SET, PER_PHASE, PHASES, bias, canonical_indices, features, phase,
 };
 use crate::eval::weights_file::WeightFile;
-use crate::search::{Solver, SolverOptions, midgame_value};
-use fit::{FitOptions, Row};
+use crate::search::{Solver, SolverOptions, evaluated_value};
+use fit::{FitOptions, FitRow};
 use games::{Sample, play_eval_game, play_game};
 use rayon::prelude::*;
 use std::io::Write;
@@ -280,7 +280,7 @@ pub fn train(
                     list.par_iter()
                         .map(|s| {
                             bar.inc(1);
-                            midgame_value(&eval, s.board, depth).0
+                            evaluated_value(&eval, s.board, depth).0
                         })
                         .collect()
                 }
@@ -290,17 +290,17 @@ pub fn train(
             }
         }
         // The phase before's positions too: twice the data, and smoother phases.
-        let fit_rows: Vec<Row> = previous
+        let fit_rows: Vec<FitRow> = previous
             .iter()
             .chain(rows.iter())
             .filter(|r| !r.1)
-            .map(|r| to_row(&r.2, &canon))
+            .map(|r| to_fit_row(&r.2, &canon))
             .collect();
-        let valid_rows: Vec<Row> = previous
+        let valid_rows: Vec<FitRow> = previous
             .iter()
             .chain(rows.iter())
             .filter(|r| r.1)
-            .map(|r| to_row(&r.2, &canon))
+            .map(|r| to_fit_row(&r.2, &canon))
             .collect();
         let labels_s = phase_start.elapsed().as_secs_f64();
         bar.set_message(format!(
@@ -410,13 +410,13 @@ fn exact_value(solver: &mut Solver, b: Board) -> i32 {
     lo
 }
 
-fn to_row(l: &Labelled, canon: &[u32]) -> Row {
+fn to_fit_row(l: &Labelled, canon: &[u32]) -> FitRow {
     let mut f = [0u32; FEATURES];
     features(&l.sample.board, &mut f);
     for x in f.iter_mut() {
         *x = canon[*x as usize];
     }
-    Row {
+    FitRow {
         features: f,
         bias: bias(l.sample.board.empty_count()) as u32,
         target: l.label as f32 / UNITS_PER_DISC as f32,

@@ -6,7 +6,7 @@ use super::games::play_game;
 use crate::board::Board;
 use crate::error::{Error, Result, TrainError};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
-use crate::search::{Solver, SolverOptions, midgame_value};
+use crate::search::{Solver, SolverOptions, evaluated_value};
 use rayon::prelude::*;
 use std::io::Write;
 
@@ -122,7 +122,7 @@ pub fn fit_mpc(
             |solver, b| {
                 let exact = solver.search(*b, -64, 64).0;
                 let shallow = (0..=o.max_depth.min(n))
-                    .map(|d| midgame_value(eval, *b, d).0)
+                    .map(|d| evaluated_value(eval, *b, d).0)
                     .collect();
                 (exact, shallow)
             },
@@ -223,7 +223,7 @@ pub fn fit_mpc_on_search(
     let labelled: Vec<(Board, i32, Vec<i32>)> = with_solvers(&pool, &kept, labels, |solver, b| {
         let exact = solver.search(*b, -64, 64).0;
         let shallow = (0..=o.max_depth.min(b.empty_count()))
-            .map(|d| midgame_value(eval, *b, d).0)
+            .map(|d| evaluated_value(eval, *b, d).0)
             .collect();
         (*b, exact, shallow)
     });

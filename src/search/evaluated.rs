@@ -8,13 +8,13 @@ use crate::board::moves::{flips, legal_moves};
 use crate::eval::{Evaluator, FeatureState, UNITS_PER_DISC};
 use arrayvec::ArrayVec;
 
-use crate::settings::MIDGAME_ORDER_MIN_DEPTH as ORDER_MIN_DEPTH;
+use crate::settings::EVALUATED_ORDER_MIN_DEPTH as ORDER_MIN_DEPTH;
 
 impl Search<'_> {
     /// Fail-soft value of `b` within (`alpha`, `beta`), in evaluation units, searching
     /// `depth` moves ahead (a forced pass is not counted) and evaluating there; a finished
     /// game scores its exact disc difference.
-    pub(crate) fn search_midgame(
+    pub(crate) fn search_evaluated(
         &mut self,
         eval: &Evaluator,
         b: Board,
@@ -28,11 +28,11 @@ impl Search<'_> {
         }
         // Read once here, then kept up to date move by move: the leaves only sum weights.
         let state = FeatureState::new(&b);
-        self.midgame(eval, b, &state, alpha, beta, depth)
+        self.evaluated(eval, b, &state, alpha, beta, depth)
     }
 
-    /// [`Search::search_midgame`] at `depth` > 0, with `s` the pattern state of `b`.
-    fn midgame(
+    /// [`Search::search_evaluated`] at `depth` > 0, with `s` the pattern state of `b`.
+    fn evaluated(
         &mut self,
         eval: &Evaluator,
         b: Board,
@@ -47,7 +47,7 @@ impl Search<'_> {
             if legal_moves(b.opponent, b.player) == 0 {
                 return b.final_score() * UNITS_PER_DISC;
             }
-            return -self.midgame(eval, b.pass(), &s.pass(), -beta, -alpha, depth);
+            return -self.evaluated(eval, b.pass(), &s.pass(), -beta, -alpha, depth);
         }
         let mut alpha = alpha;
         let mut best = i32::MIN + 1;
@@ -57,7 +57,7 @@ impl Search<'_> {
                 let sq = m.trailing_zeros() as usize;
                 m &= m - 1;
                 let f = flips(b.player, b.opponent, sq);
-                let v = -self.midgame_child(eval, &b, s, sq, f, -beta, -alpha, depth - 1);
+                let v = -self.evaluated_child(eval, &b, s, sq, f, -beta, -alpha, depth - 1);
                 if v > best {
                     best = v;
                     if v >= beta {
@@ -80,7 +80,7 @@ impl Search<'_> {
         for &(_, sq, child) in &list {
             // The flipped discs: the opponent's before the move, the mover's after it.
             let f = b.opponent & child.opponent;
-            let v = -self.midgame_child(eval, &b, s, sq as usize, f, -beta, -alpha, depth - 1);
+            let v = -self.evaluated_child(eval, &b, s, sq as usize, f, -beta, -alpha, depth - 1);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -96,7 +96,7 @@ impl Search<'_> {
     /// flipping `f`, searched `depth` moves ahead. A leaf updates only the indices it sums.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn midgame_child(
+    fn evaluated_child(
         &mut self,
         eval: &Evaluator,
         b: &Board,
@@ -112,13 +112,13 @@ impl Search<'_> {
             return eval.evaluate_features(&s.child_indices(sq, f), b.empty_count() - 1);
         }
         let child = b.play_with_flips(sq, f);
-        self.midgame(eval, child, &s.play(sq, f), alpha, beta, depth)
+        self.evaluated(eval, child, &s.play(sq, f), alpha, beta, depth)
     }
 }
 
 /// The value of `board` searched `depth` moves ahead with `eval` (evaluation units), and
 /// the nodes searched: a stand-alone search without a transposition table.
-pub fn midgame_value(eval: &Evaluator, board: Board, depth: u32) -> (i32, u64) {
+pub fn evaluated_value(eval: &Evaluator, board: Board, depth: u32) -> (i32, u64) {
     static NO_TABLE: std::sync::OnceLock<super::TranspositionTable> = std::sync::OnceLock::new();
     let tt = NO_TABLE.get_or_init(|| super::TranspositionTable::new(0));
     let options = super::SearchOptions {
@@ -126,6 +126,6 @@ pub fn midgame_value(eval: &Evaluator, board: Board, depth: u32) -> (i32, u64) {
         ..super::SearchOptions::default()
     };
     let mut s = Search::new(tt, options);
-    let v = s.search_midgame(eval, board, -i32::MAX, i32::MAX, depth);
+    let v = s.search_evaluated(eval, board, -i32::MAX, i32::MAX, depth);
     (v, s.nodes)
 }
