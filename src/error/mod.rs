@@ -4,12 +4,14 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 mod batch;
+mod calibrate;
 mod compare;
 mod suite;
 mod train;
 
 pub use crate::board::error::{MovesError, ObfError, ReadError};
 pub use batch::BatchError;
+pub use calibrate::CalibrateError;
 pub use compare::CompareError;
 pub use suite::SuiteError;
 pub use train::TrainError;
@@ -50,6 +52,9 @@ pub enum Error {
     /// Standard output could not be written (e.g. the reader of a pipe went away).
     #[error("writing to standard output: {0}")]
     Output(#[source] std::io::Error),
+    /// A calibration error.
+    #[error(transparent)]
+    Calibrate(#[from] CalibrateError),
     /// A training error.
     #[error(transparent)]
     Train(#[from] TrainError),

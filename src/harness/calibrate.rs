@@ -9,7 +9,7 @@
 //! levels or another build (remove the probable rows to measure them again).
 
 use crate::board::{ObfRecord, Position, Square, read_obf_file};
-use crate::error::{Error, Result};
+use crate::error::{CalibrateError, Error, Result};
 use crate::results::machine::git_rev;
 use crate::search::{SearchOptions, SolveResult, Solver, SolverOptions};
 use serde::{Deserialize, Serialize};
@@ -282,8 +282,8 @@ fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
     file.read_to_end(&mut text).map_err(io_err)?;
     let whole = text.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
     // Checked before the torn line is cut, so that a refused file is not changed.
-    let rows = parse_rows(&text[..whole], path)
-        .map_err(|e| Error::Invalid(format!("{e} (left untouched)")))?;
+    let rows =
+        parse_rows(&text[..whole], path).map_err(|e| CalibrateError::LeftUntouched(Box::new(e)))?;
     if whole < text.len() {
         file.set_len(whole as u64).map_err(io_err)?;
         file.seek(SeekFrom::End(0)).map_err(io_err)?;
@@ -302,8 +302,13 @@ pub fn parse_rows(bytes: &[u8], path: &Path) -> Result<Vec<CalRow>> {
     if bytes.is_empty() {
         return Ok(Vec::new());
     }
-    let bad =
-        |line: u64, what: String| Error::Invalid(format!("{}:{line}: {what}", path.display()));
+    let bad = |line: u64, what: String| {
+        Error::from(CalibrateError::BadCsv {
+            path: path.to_path_buf(),
+            line,
+            what,
+        })
+    };
     // Read with an end marker after the text: if the marker does not come back as a row
     // of its own, the text ends inside a quoted field.
     const END: &str = "finale-end-of-calibration";
@@ -369,17 +374,14 @@ pub fn run_calibrate(
     out: &mut impl Write,
 ) -> Result<(Vec<CalLine>, Vec<CalRow>)> {
     let total = (o.workers as u64).saturating_mul(o.hash_mb as u64);
-    crate::results::check_hash_mb(total).map_err(|e| {
-        Error::Invalid(format!(
-            "--threads {} x --hash-mb {}: {e}",
-            o.workers, o.hash_mb
-        ))
+    crate::results::check_hash_mb(total).map_err(|why| CalibrateError::Tables {
+        workers: o.workers,
+        hash_mb: o.hash_mb,
+        why,
     })?;
     for &l in &o.levels {
         if l != 100 && crate::search::parse_selectivity(&l.to_string()).is_err() {
-            return Err(Error::Invalid(format!(
-                "calibrate: no selectivity level {l}"
-            )));
+            return Err(CalibrateError::NoLevel(l).into());
         }
     }
     let mut records: Vec<(String, ObfRecord)> = Vec::new();

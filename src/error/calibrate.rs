@@ -1,0 +1,36 @@
+//! What can go wrong in `finale calibrate` (`crate::harness::calibrate`), as a type
+//! library callers can match.
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// A calibration error.
+#[derive(Debug, Error)]
+pub enum CalibrateError {
+    /// The workers' tables together do not fit.
+    #[error("--threads {workers} x --hash-mb {hash_mb}: {why}")]
+    Tables {
+        /// Positions solved at once.
+        workers: usize,
+        /// Table size of each.
+        hash_mb: usize,
+        /// Why they do not fit.
+        why: String,
+    },
+    /// A selectivity level that does not exist.
+    #[error("calibrate: no selectivity level {0}")]
+    NoLevel(u8),
+    /// A calibration CSV that cannot be resumed.
+    #[error("{}:{line}: {what}", path.display())]
+    BadCsv {
+        /// The CSV.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// A calibration CSV refused before anything was changed in it.
+    #[error("{0} (left untouched)")]
+    LeftUntouched(Box<super::Error>),
+}
