@@ -87,8 +87,8 @@ fn ffo_20_39_exact() {
 
 #[test]
 fn the_shipped_weights_are_used_by_default() {
-    let shipped = Evaluator::shipped().expect("weights/eval.bin is built in and sound");
-    assert!(SearchOptions::default().eval == EvalRef(Some(shipped)));
+    let shipped = Evaluator::shipped_shared().expect("weights/eval.bin is built in and sound");
+    assert!(SearchOptions::default().eval == EvalRef(Some(shipped.clone())));
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn ffo_20_29_exact_with_meaningless_weights() {
             (x % 2001) as i16 - 1000
         })
         .collect();
-    let eval: &'static Evaluator = Box::leak(Box::new(Evaluator::from_weights(weights)));
+    let eval = std::sync::Arc::new(Evaluator::from_weights(weights));
     let search = SearchOptions {
         eval: EvalRef(Some(eval)),
         ..Default::default()
@@ -144,7 +144,7 @@ fn cleared_solver_repeats_its_node_count_beside_another_solver() {
         threads: 1,
         ..Default::default()
     };
-    let mut a = Solver::new(options);
+    let mut a = Solver::new(options.clone());
     let mut b = Solver::new(options);
     let first = a.solve(x, Mode::Exact).nodes;
     let again = a.solve(x, Mode::Exact).nodes;

@@ -413,7 +413,7 @@ fn worker(
     let options = shared.options;
     let mut solver = Solver::new(SolverOptions {
         hash_mb: options.hash_mb,
-        search: options.search,
+        search: options.search.clone(),
         threads: 1,
         oversubscribe: false,
     });

@@ -9,6 +9,7 @@ use finale::search::{EvalRef, SearchOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
@@ -49,17 +50,18 @@ pub(crate) fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result
             },
         ),
     };
-    harness::train_mpc::run_train_mpc(&source, load_eval(a.eval)?, out)?;
+    let eval = load_eval(a.eval)?;
+    harness::train_mpc::run_train_mpc(&source, &eval, out)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// The weights of `path`, or the built-in ones (an error when those cannot be used).
-pub(crate) fn load_eval(path: Option<PathBuf>) -> finale::Result<&'static finale::eval::Evaluator> {
+pub(crate) fn load_eval(path: Option<PathBuf>) -> finale::Result<Arc<finale::eval::Evaluator>> {
     Ok(match path {
-        Some(p) => Box::leak(Box::new(finale::eval::Evaluator::load(&p)?)),
-        None => {
-            finale::eval::Evaluator::shipped().map_err(|e| finale::Error::Invalid(e.to_string()))?
-        }
+        Some(p) => Arc::new(finale::eval::Evaluator::load(&p)?),
+        None => finale::eval::Evaluator::shipped_shared()
+            .map_err(|e| finale::Error::Invalid(e.to_string()))?
+            .clone(),
     })
 }
 
@@ -84,7 +86,7 @@ pub(crate) fn solve_input(
 pub(crate) fn eval(args: EvalArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let input = solve_input(args.moves, args.file, args.position, args.more);
     let evaluator = load_eval(args.eval)?;
-    harness::evaluate::run_eval(&input, evaluator, args.depth, args.csv.as_deref(), out)?;
+    harness::evaluate::run_eval(&input, &evaluator, args.depth, args.csv.as_deref(), out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -132,7 +134,7 @@ pub(crate) fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<Exi
     // `--binary OLD` alone means this binary against OLD.
     let this = (args.variant.is_empty() && !args.binary.is_empty()).then(|| Variant {
         label: "this".into(),
-        kind: VariantKind::Flags(search),
+        kind: VariantKind::Flags(search.clone()),
         threads: None,
         oversubscribe,
         hash_mb: None,
@@ -219,15 +221,23 @@ pub(crate) fn generate(
     eval: Option<PathBuf>,
     out: &mut impl Write,
 ) -> finale::Result<ExitCode> {
-    let play = match play {
-        PlayArg::Random => harness::generate::Play::Random,
-        PlayArg::Eval => harness::generate::Play::Eval(load_eval(eval)?),
+    let evaluator = match play {
+        PlayArg::Random => None,
+        PlayArg::Eval => Some(load_eval(eval)?),
+    };
+    let play = match &evaluator {
+        None => harness::generate::Play::Random,
+        Some(e) => harness::generate::Play::Eval(e),
     };
     harness::run_generate(seed, count, lo, hi, play, out)?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let play_eval = match a.play {
+        TrainPlayArg::Random => None,
+        TrainPlayArg::Eval => Some(load_eval(a.play_eval.clone())?),
+    };
     let options = finale::train::TrainOptions {
         seed: a.seed,
         games: a.games,
@@ -242,10 +252,7 @@ pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCo
             },
             ..Default::default()
         },
-        play_eval: match a.play {
-            TrainPlayArg::Random => None,
-            TrainPlayArg::Eval => Some(load_eval(a.play_eval.clone())?),
-        },
+        play_eval: play_eval.as_deref(),
         generations: a.generations,
         threads: a.threads.map_or_else(finale::search::cores, |t| t as usize),
         progress: !a.no_progress,

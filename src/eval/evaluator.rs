@@ -89,11 +89,16 @@ impl Evaluator {
 
     /// The shipped weights, decoded once per process.
     pub fn shipped() -> Result<&'static Evaluator, &'static EvalError> {
-        static EVAL: OnceLock<Result<Evaluator, EvalError>> = OnceLock::new();
+        Self::shipped_shared().map(|e| &**e)
+    }
+
+    /// [`Evaluator::shipped`] as a shared handle, for [`crate::search::EvalRef`].
+    pub fn shipped_shared() -> Result<&'static std::sync::Arc<Evaluator>, &'static EvalError> {
+        static EVAL: OnceLock<Result<std::sync::Arc<Evaluator>, EvalError>> = OnceLock::new();
         EVAL.get_or_init(|| {
             let origin = "built-in weights/eval.bin";
             let file = WeightFile::from_bytes(SHIPPED, origin)?;
-            Evaluator::from_file(file, origin)
+            Evaluator::from_file(file, origin).map(std::sync::Arc::new)
         })
         .as_ref()
     }

@@ -426,7 +426,7 @@ pub fn run_calibrate(
             scope.spawn(|| {
                 let mut solver = Solver::new(SolverOptions {
                     hash_mb: o.hash_mb,
-                    search: o.search,
+                    search: o.search.clone(),
                     threads: 1,
                     oversubscribe: false,
                 });
@@ -456,7 +456,7 @@ pub fn run_calibrate(
                         solver.set_search(SearchOptions {
                             selectivity,
                             ties: o.search.ties || selectivity == 100,
-                            ..o.search
+                            ..o.search.clone()
                         });
                         solver.solve(pos.board, crate::search::Mode::Exact)
                     };

@@ -238,7 +238,7 @@ pub fn run_suite(
     let variants = if options.variants.is_empty() {
         vec![Variant {
             label: String::new(),
-            kind: VariantKind::Flags(options.search),
+            kind: VariantKind::Flags(options.search.clone()),
             threads: None,
             oversubscribe: options.oversubscribe,
             hash_mb: None,
@@ -359,7 +359,7 @@ pub fn run_suite(
             if small > 1 {
                 let v = &variants[0];
                 let threads = search_threads(v.threads.unwrap_or(options.threads), v.oversubscribe);
-                let search = match v.kind {
+                let search = match &v.kind {
                     VariantKind::Flags(search) => search,
                     VariantKind::Binary(_) => unreachable!("small_run takes flag variants only"),
                 };
@@ -368,7 +368,7 @@ pub fn run_suite(
                         .map(|_| {
                             Solver::new(SolverOptions {
                                 hash_mb: hash_of(v),
-                                search,
+                                search: search.clone(),
                                 threads: 1,
                                 oversubscribe: false,
                             })

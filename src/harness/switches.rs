@@ -51,8 +51,8 @@ pub enum Ordering {
 }
 
 impl SearchSwitches {
-    /// The evaluation asked for: none for fastest-first, else `--eval` (loaded once and
-    /// kept for the process) or the built-in weights (with a note when those cannot be
+    /// The evaluation asked for: none for fastest-first, else `--eval` (loaded, and shared
+    /// by every solver that uses it) or the built-in weights (with a note when those cannot be
     /// used).
     pub fn eval(&self) -> Result<EvalRef> {
         if self.ordering == Ordering::FastestFirst {
@@ -60,10 +60,10 @@ impl SearchSwitches {
         }
         if let Some(path) = &self.eval {
             let e = Evaluator::load(path)?;
-            return Ok(EvalRef(Some(Box::leak(Box::new(e)))));
+            return Ok(EvalRef(Some(std::sync::Arc::new(e))));
         }
-        match Evaluator::shipped() {
-            Ok(e) => Ok(EvalRef(Some(e))),
+        match Evaluator::shipped_shared() {
+            Ok(e) => Ok(EvalRef(Some(e.clone()))),
             Err(e) => {
                 eprintln!("note: {e}; ordering by fastest-first only");
                 Ok(EvalRef(None))

@@ -99,7 +99,7 @@ impl Runner {
         Ok(match &v.kind {
             VariantKind::Flags(search) => Runner::Solver(Box::new(Solver::new(SolverOptions {
                 hash_mb,
-                search: *search,
+                search: search.clone(),
                 threads,
                 oversubscribe,
             }))),

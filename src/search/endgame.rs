@@ -185,7 +185,7 @@ impl Search<'_> {
         if self.level > NARROW
             && self.level < EXACT
             && n >= MPC_MIN_EMPTIES
-            && let Some(eval) = self.options.eval.0
+            && let Some(eval) = self.eval()
             && let Some(v) = self.probcut(eval, &b, alpha, beta, n)
         {
             return v;
@@ -249,7 +249,7 @@ impl Search<'_> {
             return Some(cut);
         }
         if n >= ORDER_EVAL_MIN_EMPTIES
-            && let Some(eval) = self.options.eval.0
+            && let Some(eval) = self.eval()
         {
             self.order_by_eval(eval, &mut list, n, alpha);
         }

@@ -125,7 +125,7 @@ pub fn evaluated_value(eval: &Evaluator, board: Board, depth: u32) -> (i32, u64)
         tt: false,
         ..super::SearchOptions::default()
     };
-    let mut s = Search::new(tt, options);
+    let mut s = Search::new(tt, &options);
     let v = s.search_evaluated(eval, board, -i32::MAX, i32::MAX, depth);
     (v, s.nodes)
 }

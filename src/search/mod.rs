@@ -37,7 +37,7 @@ mod shallow;
 
 /// Switches that change search behaviour, for measuring their effect. Every one is on
 /// by default; turning one off never changes a score, only the work done.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Enhanced transposition cutoff.
     pub etc: bool,
@@ -63,20 +63,20 @@ pub struct SearchOptions {
 
 /// A shared evaluation, or none. Compared by identity: two options are equal when they
 /// use the same loaded weights.
-#[derive(Clone, Copy, Default)]
-pub struct EvalRef(pub Option<&'static Evaluator>);
+#[derive(Clone, Default)]
+pub struct EvalRef(pub Option<std::sync::Arc<Evaluator>>);
 
 impl EvalRef {
     /// The shipped weights, or none when they cannot be used (see [`Evaluator::shipped`]).
     pub fn shipped() -> EvalRef {
-        EvalRef(Evaluator::shipped().ok())
+        EvalRef(Evaluator::shipped_shared().ok().cloned())
     }
 }
 
 impl PartialEq for EvalRef {
     fn eq(&self, other: &Self) -> bool {
-        match (self.0, other.0) {
-            (Some(a), Some(b)) => std::ptr::eq(a, b),
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
             (None, None) => true,
             _ => false,
         }
@@ -87,7 +87,7 @@ impl Eq for EvalRef {}
 
 impl std::fmt::Debug for EvalRef {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0 {
+        match &self.0 {
             Some(e) => write!(f, "EvalRef({:08x})", e.checksum()),
             None => f.write_str("EvalRef(none)"),
         }
@@ -121,7 +121,7 @@ pub(crate) struct Search<'a> {
     /// cutoffs make it give up.
     pub(crate) split: Option<&'a parallel::SplitPoint<'a>>,
     pub(crate) nodes: u64,
-    pub(crate) options: SearchOptions,
+    pub(crate) options: &'a SearchOptions,
     /// Trust level of this search's results ([`tt::EXACT`] unless selective).
     pub(crate) level: u8,
     /// When to give up, if ever.
@@ -144,7 +144,7 @@ pub(crate) struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    pub(crate) fn new(tt: &'a TranspositionTable, options: SearchOptions) -> Self {
+    pub(crate) fn new(tt: &'a TranspositionTable, options: &'a SearchOptions) -> Self {
         Search {
             tt,
             local: options
@@ -162,6 +162,14 @@ impl<'a> Search<'a> {
             timed_out: false,
             probcut_samples: None,
         }
+    }
+
+    /// The evaluation ordering deep moves and predicting for probcut, if any. Borrowed
+    /// from the options for the whole search, so that the search can use it while it
+    /// changes itself.
+    #[inline]
+    pub(crate) fn eval(&self) -> Option<&'a Evaluator> {
+        self.options.eval.0.as_deref()
     }
 
     /// The table for boards of `n` empties: this thread's local table up to

@@ -185,7 +185,7 @@ impl<'a> Search<'a> {
 /// What a helper's own search is built from.
 struct HelperSettings<'a> {
     tt: &'a super::TranspositionTable,
-    options: super::SearchOptions,
+    options: &'a super::SearchOptions,
     level: u8,
     deadline: Option<std::time::Instant>,
     abort: Option<&'a std::sync::atomic::AtomicBool>,

@@ -97,7 +97,7 @@ impl SolveResult {
 }
 
 /// Solver settings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SolverOptions {
     /// Transposition table size in MB.
     pub hash_mb: usize,
@@ -197,7 +197,7 @@ impl Solver {
         f: impl FnOnce(&mut Search) -> R + Send,
     ) -> (R, u64, bool) {
         let go = || {
-            let mut s = Search::new(&self.tt, self.options.search);
+            let mut s = Search::new(&self.tt, &self.options.search);
             s.split_workers = self.split_workers;
             if let Some(d) = deadline {
                 s.set_deadline(d);

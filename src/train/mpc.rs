@@ -52,7 +52,7 @@ fn with_solvers<T: Sync, R: Send>(
         items
             .par_iter()
             .map_init(
-                || Solver::new(options),
+                || Solver::new(options.clone()),
                 |solver, item| {
                     solver.clear();
                     f(solver, item)
