@@ -212,6 +212,29 @@ fn binary_alone_runs_against_this_binary() {
     assert_eq!(theirs, 6);
 }
 
+/// Runs `finale suite INPUT ARGS... --csv CSV --threads 1` and returns each row's
+/// variant, table size and nodes.
+fn suite_rows(input: &Path, csv: &Path, args: &[&str]) -> Vec<(String, String, u64)> {
+    let mut all = vec!["suite", input.to_str().unwrap()];
+    all.extend(args);
+    all.extend(["--csv", csv.to_str().unwrap(), "--threads", "1"]);
+    let (code, out, err) = run(&all);
+    assert_eq!(code, 0, "{out}{err}");
+    let mut r = csv::Reader::from_path(csv).unwrap();
+    let h = r.headers().unwrap().clone();
+    let col = |name: &str| h.iter().position(|c| c == name).unwrap();
+    r.records()
+        .map(|x| {
+            let x = x.unwrap();
+            (
+                x[col("variant")].to_string(),
+                x[col("hash_mb")].to_string(),
+                x[col("nodes")].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
 /// A variant written as on the command line, value after a space, sets what the CLI flags
 /// set: at one thread its node counts are those of a plain run with the same flags, and
 /// `--hash-mb 8` gives that variant its own table size.
@@ -219,55 +242,33 @@ fn binary_alone_runs_against_this_binary() {
 fn variants_are_written_as_on_the_command_line() {
     let dir = tempfile::tempdir().unwrap();
     let input = three_positions(dir.path());
-    let csv = dir.path().join("v.csv");
-    let (code, out, err) = run(&[
-        "suite",
-        input.to_str().unwrap(),
-        "--variant=",
-        "--variant=--ordering fastest-first --hash-mb 8",
-        "--csv",
-        csv.to_str().unwrap(),
-        "--hash-mb",
-        "16",
-        "--threads",
-        "1",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    let mut r = csv::Reader::from_path(&csv).unwrap();
-    let h = r.headers().unwrap().clone();
-    let col = |name: &str| h.iter().position(|c| c == name).unwrap();
+    let fastest = "--ordering fastest-first --hash-mb 8";
+    let rows = suite_rows(
+        &input,
+        &dir.path().join("v.csv"),
+        &[
+            "--variant=",
+            &format!("--variant={fastest}"),
+            "--hash-mb",
+            "16",
+        ],
+    );
     let mut nodes = std::collections::HashMap::new();
-    for x in r.records() {
-        let x = x.unwrap();
-        let (variant, hash) = (x[col("variant")].to_string(), &x[col("hash_mb")]);
+    for (variant, hash, n) in rows {
         let expected = if variant == "default" { "16" } else { "8" };
         assert_eq!(hash, expected, "{variant}");
-        *nodes.entry(variant).or_insert(0u64) += x[col("nodes")].parse::<u64>().unwrap();
+        *nodes.entry(variant).or_insert(0u64) += n;
     }
-    let plain = dir.path().join("plain.csv");
-    let (code, out, err) = run(&[
-        "suite",
-        input.to_str().unwrap(),
-        "--ordering",
-        "fastest-first",
-        "--csv",
-        plain.to_str().unwrap(),
-        "--hash-mb",
-        "8",
-        "--threads",
-        "1",
-    ]);
-    assert_eq!(code, 0, "{out}{err}");
-    let mut r = csv::Reader::from_path(&plain).unwrap();
-    let plain_nodes: u64 = r
-        .records()
-        .map(|x| x.unwrap()[col("nodes")].parse::<u64>().unwrap())
-        .sum();
-    assert_eq!(nodes["--ordering fastest-first --hash-mb 8"], plain_nodes);
-    assert_ne!(
-        nodes["default"], plain_nodes,
-        "the flags changed the search"
-    );
+    let plain: u64 = suite_rows(
+        &input,
+        &dir.path().join("plain.csv"),
+        &["--ordering", "fastest-first", "--hash-mb", "8"],
+    )
+    .iter()
+    .map(|r| r.2)
+    .sum();
+    assert_eq!(nodes[fastest], plain);
+    assert_ne!(nodes["default"], plain, "the flags changed the search");
 }
 
 /// Library callers can tell compare and report errors apart by type.
