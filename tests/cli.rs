@@ -941,3 +941,33 @@ fn suite_progress_bar_stays_off_a_pipe() {
     let out = String::from_utf8_lossy(&out.stdout);
     assert!(!out.contains("of the work"), "{out}");
 }
+
+/// Library callers get requests they cannot make as typed errors, with the CLI's words.
+#[test]
+fn out_of_range_requests_are_typed_errors() {
+    use finale::error::RequestError;
+    use finale::harness::generate::Play;
+    let mut out = Vec::new();
+    let e = finale::harness::run_perft(15, &mut out).expect_err("depth 15 refused");
+    assert!(
+        matches!(
+            e,
+            finale::Error::Request(RequestError::PerftDepth { depth: 15, max: 14 })
+        ),
+        "{e:?}"
+    );
+    assert_eq!(e.to_string(), "perft depth 15 is out of range (0..=14)");
+    for (min, max) in [(30, 20), (10, 61)] {
+        let e = finale::harness::run_generate(1, 1, min, max, Play::Random, &mut out)
+            .expect_err("bad range refused");
+        assert!(
+            matches!(e, finale::Error::Request(RequestError::Empties { .. })),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("empties {min}-{max}: expected A-B with A <= B <= 60")
+        );
+    }
+    assert!(out.is_empty(), "nothing written for a refused request");
+}

@@ -60,7 +60,7 @@ pub(crate) fn load_eval(path: Option<PathBuf>) -> finale::Result<Arc<finale::eva
     Ok(match path {
         Some(p) => Arc::new(finale::eval::Evaluator::load(&p)?),
         None => finale::eval::Evaluator::shipped_shared()
-            .map_err(|e| finale::Error::Invalid(e.to_string()))?
+            .map_err(finale::Error::ShippedEval)?
             .clone(),
     })
 }
@@ -122,9 +122,8 @@ pub(crate) fn solve(args: SolveArgs, out: &mut (impl Write + Send)) -> finale::R
 
 /// The interrupt that SIGINT and SIGTERM set, for the commands that stop cleanly.
 pub(crate) fn on_signals() -> finale::Result<finale::interrupt::Interrupt> {
-    finale::interrupt::Interrupt::on_signals().map_err(|e| {
-        finale::Error::Invalid(format!("cannot install the SIGINT/SIGTERM handlers ({e})"))
-    })
+    finale::interrupt::Interrupt::on_signals()
+        .map_err(|e| finale::error::RequestError::Signals(e).into())
 }
 
 pub(crate) fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {

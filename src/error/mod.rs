@@ -6,6 +6,7 @@ use thiserror::Error;
 mod batch;
 mod calibrate;
 mod compare;
+mod request;
 mod suite;
 mod train;
 
@@ -13,6 +14,7 @@ pub use crate::board::error::{MovesError, ObfError, ReadError};
 pub use batch::BatchError;
 pub use calibrate::CalibrateError;
 pub use compare::CompareError;
+pub use request::RequestError;
 pub use suite::SuiteError;
 pub use train::TrainError;
 
@@ -70,6 +72,12 @@ pub enum Error {
     /// Evaluation weights that cannot be used.
     #[error(transparent)]
     Eval(#[from] crate::eval::EvalError),
+    /// The built-in weights cannot be used (decoded once per process, so shared).
+    #[error(transparent)]
+    ShippedEval(&'static crate::eval::EvalError),
+    /// A request that cannot be served as asked.
+    #[error(transparent)]
+    Request(#[from] RequestError),
     /// A request that cannot be served (e.g. an empty input file).
     #[error("{0}")]
     Invalid(String),

@@ -3,7 +3,7 @@
 
 use crate::board::Position;
 use crate::board::random::{SplitMix64, random_position};
-use crate::error::{Error, Result};
+use crate::error::{Error, RequestError, Result};
 use crate::eval::Evaluator;
 use crate::train::games::{EVAL_PLAY_RANDOM_OPENING_MAX, children, eval_play_choice};
 use std::io::Write;
@@ -30,9 +30,11 @@ pub fn run_generate(
     out: &mut impl Write,
 ) -> Result<()> {
     if min_empties > max_empties || max_empties > 60 {
-        return Err(Error::Invalid(format!(
-            "empties {min_empties}-{max_empties}: expected A-B with A <= B <= 60"
-        )));
+        return Err(RequestError::Empties {
+            min: min_empties,
+            max: max_empties,
+        }
+        .into());
     }
     let mut rng = SplitMix64::new(seed);
     let span = (max_empties - min_empties + 1) as usize;
