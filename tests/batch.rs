@@ -1344,7 +1344,7 @@ fn a_selective_batch_is_refused_by_the_library_and_the_cli() {
         shard: finale::batch::Shard::ALL,
         skip_bad: false,
         search: finale::search::SearchOptions {
-            selectivity: 95,
+            selectivity: finale::search::Level::from_percent(95),
             ..Default::default()
         },
         progress: false,

@@ -7,7 +7,7 @@ mod common;
 use common::reference::{self as r, RefBoard, Rng};
 use finale::eval::pattern::{PER_PHASE, PHASES, flip_horizontal, flip_vertical, transpose};
 use finale::eval::{Evaluator, FeatureState};
-use finale::search::{EvalRef, Mode, SearchOptions, Solver, SolverOptions, evaluated_value};
+use finale::search::{EvalRef, Level, Mode, SearchOptions, Solver, SolverOptions, evaluated_value};
 use finale::train::{TrainOptions, fit::FitOptions, generation_options, train, train_generations};
 
 /// Plain negamax to `depth` with the evaluation at the leaves (a forced pass not counted).
@@ -317,7 +317,7 @@ fn a_wrong_pattern_set_is_refused() {
     assert!(!msg.contains('\n'));
 }
 
-fn solver(eval: EvalRef, selectivity: u8) -> Solver {
+fn solver(eval: EvalRef, selectivity: Level) -> Solver {
     Solver::new(SolverOptions {
         hash_mb: 16,
         search: SearchOptions {
@@ -331,11 +331,11 @@ fn solver(eval: EvalRef, selectivity: u8) -> Solver {
 
 #[test]
 fn selective_solves_say_so() {
-    let mut s = solver(EvalRef::shipped(), 95);
+    let mut s = solver(EvalRef::shipped(), Level::from_percent(95));
     let mut rng = Rng::new(6);
     let b = r::random_position(&mut rng, 22);
     let got = s.solve(r::to_board(&b), Mode::Exact);
-    assert_eq!(got.selectivity, 95);
+    assert_eq!(got.selectivity.percent(), 95);
     // Whatever it found, its moves are legal.
     for m in &got.best_moves {
         assert!(r::play(&b, m.index()).is_some());

@@ -445,10 +445,10 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     if options.threads == 0 {
         return Err(BatchError::NoThreads.into());
     }
-    if options.search.selectivity != 100 {
+    if options.search.selectivity.is_probcut() {
         // Rows are keyed by position and mode: a probable answer must not merge with or
         // stand in for an exact one.
-        return Err(BatchError::Selective(options.search.selectivity).into());
+        return Err(BatchError::Selective(options.search.selectivity.percent()).into());
     }
     for path in &options.inputs {
         regular_file(path)?;

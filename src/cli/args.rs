@@ -4,7 +4,7 @@
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use finale::harness::switches::{parse_hash_mb, parse_threads};
 use finale::harness::{SearchSwitches, ThreadSwitches};
-use finale::search::{Mode, SolverOptions, parse_selectivity};
+use finale::search::{Level, Mode, SolverOptions};
 use finale::settings::DEFAULT_HASH_MB;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -336,8 +336,8 @@ pub(crate) struct TrainMpcArgs {
     #[arg(long, value_name = "FILE.obf")]
     pub(crate) from_search: Option<PathBuf>,
     /// With --from-search: the selectivity of the solves sampled.
-    #[arg(long, value_name = "P", default_value_t = 95, value_parser = parse_selectivity)]
-    pub(crate) selectivity: u8,
+    #[arg(long, value_name = "P", default_value = "95", value_parser = Level::parse)]
+    pub(crate) selectivity: Level,
     /// With --from-search: record about one probcut node in N.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub(crate) rate: u64,
@@ -353,8 +353,8 @@ pub(crate) struct CalibrateArgs {
     #[arg(long, value_name = "PATH")]
     pub(crate) csv: PathBuf,
     /// Selectivity levels to measure, comma-separated (the exact solve is always made).
-    #[arg(long, value_name = "P,...", value_delimiter = ',', default_values_t = [73u8, 87, 95, 98, 99], value_parser = parse_selectivity)]
-    pub(crate) levels: Vec<u8>,
+    #[arg(long, value_name = "P,...", value_delimiter = ',', default_value = "73,87,95,98,99", value_parser = Level::parse)]
+    pub(crate) levels: Vec<Level>,
     /// Positions solved at once, one thread and one table each (default: all cores).
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub(crate) threads: Option<usize>,

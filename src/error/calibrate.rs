@@ -17,9 +17,9 @@ pub enum CalibrateError {
         /// Why they do not fit.
         why: String,
     },
-    /// A selectivity level that does not exist.
+    /// A selectivity level that makes no promise to measure (the narrow search).
     #[error("calibrate: no selectivity level {0}")]
-    NoLevel(u8),
+    NoLevel(crate::search::Level),
     /// A calibration CSV that cannot be resumed.
     #[error("{}:{line}: {what}", path.display())]
     BadCsv {

@@ -11,7 +11,7 @@
 use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{CalibrateError, Error, Result};
 use crate::results::machine::git_rev;
-use crate::search::{SearchOptions, SolveResult, Solver, SolverOptions};
+use crate::search::{Level, SearchOptions, SolveResult, Solver, SolverOptions};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::fs::OpenOptions;
@@ -24,8 +24,8 @@ use std::time::Instant;
 /// Settings of a calibration run.
 #[derive(Clone, Debug)]
 pub struct CalibrateOptions {
-    /// Selectivity levels to measure (percent; 100, the exact solve, is always made).
-    pub levels: Vec<u8>,
+    /// Selectivity levels to measure (the exact solve is always made).
+    pub levels: Vec<Level>,
     /// Table size of each worker, MB.
     pub hash_mb: usize,
     /// Search switches (the selectivity is set per solve).
@@ -247,7 +247,7 @@ fn row_of(
         line,
         board: pos.to_string(),
         empties: pos.board.empty_count(),
-        selectivity: result.selectivity,
+        selectivity: result.selectivity.percent(),
         score: result.score,
         r#move: mv,
         best_moves: moves_text(&result.best_moves),
@@ -379,10 +379,8 @@ pub fn run_calibrate(
         hash_mb: o.hash_mb,
         why,
     })?;
-    for &l in &o.levels {
-        if l != 100 && crate::search::parse_selectivity(&l.to_string()).is_err() {
-            return Err(CalibrateError::NoLevel(l).into());
-        }
+    if let Some(&l) = o.levels.iter().find(|&&l| l == Level::NARROW) {
+        return Err(CalibrateError::NoLevel(l).into());
     }
     let mut records: Vec<(String, ObfRecord)> = Vec::new();
     let mut seen = HashSet::new();
@@ -410,8 +408,13 @@ pub fn run_calibrate(
         .iter()
         .map(|r| ((r.key.clone(), r.selectivity), r.clone()))
         .collect();
-    let mut levels = o.levels.clone();
-    levels.retain(|&l| l != 100);
+    // Percentages, as the rows hold them.
+    let mut levels: Vec<u8> = o
+        .levels
+        .iter()
+        .filter(|l| l.is_probcut())
+        .map(|l| l.percent())
+        .collect();
     levels.sort_unstable();
     levels.dedup();
 
@@ -454,7 +457,7 @@ pub fn run_calibrate(
                         // The exact solve finds every best move (ties), which the probable
                         // move is judged against; a probable solve is what a user gets.
                         solver.set_search(SearchOptions {
-                            selectivity,
+                            selectivity: Level::from_percent(selectivity),
                             ties: o.search.ties || selectivity == 100,
                             ..o.search.clone()
                         });

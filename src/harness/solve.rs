@@ -73,8 +73,8 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
             move_scores_string(&r.move_scores)
         ),
     };
-    if r.selectivity < 100 {
-        score = format!("{score}@{}% (probable: multi-probcut)", r.selectivity);
+    if r.selectivity.is_probcut() {
+        score = format!("{score}@{} (probable: multi-probcut)", r.selectivity);
     }
     let best = if !r.best_moves.is_empty() {
         moves_string(&r.best_moves)

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result, SuiteError};
 use crate::eval::Evaluator;
-use crate::search::{EvalRef, SearchOptions, search_threads};
+use crate::search::{EvalRef, Level, SearchOptions, search_threads};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -33,8 +33,8 @@ pub struct SearchSwitches {
     pub ordering: Ordering,
     /// Selectivity in percent: 100 solves exactly; 73, 87, 95, 98 or 99 stops after that
     /// multi-probcut level and reports a probable score such as +28@95%.
-    #[arg(long, value_name = "P", default_value_t = 100, value_parser = crate::search::parse_selectivity)]
-    pub selectivity: u8,
+    #[arg(long, value_name = "P", default_value = "100", value_parser = Level::parse)]
+    pub selectivity: Level,
     /// Evaluation weights to order with (default: the built-in weights/eval.bin).
     #[arg(long, value_name = "PATH")]
     pub eval: Option<PathBuf>,

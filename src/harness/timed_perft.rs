@@ -1,7 +1,7 @@
 //! The `perft` command: leaf counts from the start position, timed.
 
 use crate::board::{Board, perft};
-use crate::error::{RequestError, Result};
+use crate::error::{Error, RequestError, Result};
 use std::io::Write;
 use std::time::Instant;
 
@@ -22,6 +22,6 @@ pub fn run_perft(depth: u32, out: &mut impl Write) -> Result<u64> {
     let secs = start.elapsed().as_secs_f64();
     writeln!(out, "perft {depth}: {leaves} leaves in {secs:.3} s")
         .and_then(|()| out.flush())
-        .map_err(crate::Error::Output)?;
+        .map_err(Error::Output)?;
     Ok(leaves)
 }

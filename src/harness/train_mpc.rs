@@ -44,7 +44,7 @@ pub fn run_train_mpc(source: &Source, eval: &Evaluator, out: &mut impl Write) ->
                     "# finale train-mpc --from-search {} --selectivity {} --rate {} \
                      --per-empties {} --empties {}-{} --max-depth {} (weights {:08x})",
                     file.display(),
-                    o.selectivity,
+                    o.selectivity.percent(),
                     o.rate,
                     o.per_empties,
                     o.empties.0,

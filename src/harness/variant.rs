@@ -6,7 +6,7 @@ use crate::board::{ObfRecord, Square};
 use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
 use crate::search::{
-    Mode, PassReport, PvMove, SearchOptions, SolveResult, Solver, SolverOptions, TimedOut,
+    Level, Mode, PassReport, PvMove, SearchOptions, SolveResult, Solver, SolverOptions, TimedOut,
 };
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -271,7 +271,7 @@ fn run_binary(
     let rev = Some(get("git_rev")).filter(|r| !r.is_empty());
     let result = SolveResult {
         mode,
-        selectivity: get("selectivity").parse().unwrap_or(100),
+        selectivity: Level::from_percent(get("selectivity").parse().unwrap_or(100)),
         score: get("score")
             .parse()
             .ok()
@@ -354,8 +354,8 @@ mod tests {
             assert_eq!(flags(text).eval, crate::search::EvalRef(None), "{text}");
         }
         assert!(flags("--ordering eval").eval.0.is_some());
-        assert_eq!(flags("--selectivity 95").selectivity, 95);
-        assert_eq!(flags("--selectivity=73 --ties").selectivity, 73);
+        assert_eq!(flags("--selectivity 95").selectivity.percent(), 95);
+        assert_eq!(flags("--selectivity=73 --ties").selectivity.percent(), 73);
         assert!(flags("--ties").ties);
         assert_eq!(Variant::from_flags("--threads 3").unwrap().threads, Some(3));
         assert!(

@@ -291,7 +291,7 @@ pub fn record(row: &Row, info: &RunInfo) -> CsvRow {
         move_scores: move_scores_string(&r.move_scores),
         variant: row.variant.clone(),
         repeat: Some(row.repeat),
-        selectivity: Some(r.selectivity),
+        selectivity: Some(r.selectivity.percent()),
         best_found_s: r.best_found.map(seconds).unwrap_or_default(),
         peak_mb: megabytes(row.peak_mb),
         ..CsvRow::of_position(row.index, &row.file, &row.position, info)

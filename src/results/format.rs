@@ -19,18 +19,14 @@ pub fn score_string(mode: Mode, score: i32) -> String {
 /// The level of a finished pass: `73%` ... `99%` for a multi-probcut pass, `narrow` for
 /// the narrow first guess of an exact solve, `exact`.
 pub fn pass_level(p: &PassReport) -> String {
-    match (p.probable, p.selectivity) {
-        (true, 100) => "narrow".to_string(),
-        (true, pct) => format!("{pct}%"),
-        (false, _) => "exact".to_string(),
-    }
+    p.level.to_string()
 }
 
 /// A pass's score as a probable answer with its level: `+64@95%`, `+2@narrow`, or the
 /// plain score of an exact pass.
 pub fn probable_string(mode: Mode, p: &PassReport) -> String {
     let score = score_string(mode, p.score);
-    if p.probable {
+    if !p.level.is_exact() {
         format!("{score}@{}", pass_level(p))
     } else {
         score

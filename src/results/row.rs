@@ -44,7 +44,7 @@ pub fn checked_row(file: &Path, index: usize, record: &ObfRecord, result: SolveR
         &result.best_moves,
         &result.move_scores,
     );
-    if result.selectivity < 100 {
+    if result.selectivity.is_probcut() {
         // A probable answer: its score is not held against it, only whether the move it
         // would play (its first best move) is a best move.
         let first = &result.best_moves[..result.best_moves.len().min(1)];

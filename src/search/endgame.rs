@@ -2,17 +2,16 @@
 //! stability cutoff, enhanced transposition cutoff, fastest-first ordering and
 //! principal variation search.
 
+use super::level::Level;
 use super::ordering::{fastest_first, odd_quadrants};
-use super::tt::EXACT;
-use super::tt::NARROW;
 use super::{Search, TranspositionTable};
 use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{
-    ETC_MIN_EMPTIES, MPC_LEVELS, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES,
-    ORDER_EVAL_MARGIN, ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_WEIGHT, ORDER_FULL_MIN_EMPTIES,
-    SPLIT_CUT_MARGIN, SPLIT_ELDERS, mpc_depth, mpc_error, order_eval_depth,
+    ETC_MIN_EMPTIES, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_EVAL_MARGIN,
+    ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_WEIGHT, ORDER_FULL_MIN_EMPTIES, SPLIT_CUT_MARGIN,
+    SPLIT_ELDERS, mpc_depth, mpc_error, order_eval_depth,
 };
 use arrayvec::ArrayVec;
 
@@ -104,7 +103,10 @@ impl Search<'_> {
             v.push(*b);
         }
         let d = mpc_depth(n);
-        let t = MPC_LEVELS[self.level as usize - 1].1;
+        let t = self
+            .level
+            .probcut_sigmas()
+            .expect("probcut runs at a multi-probcut level");
         // The shallow value less its mean error predicts the exact score; a cut needs the
         // prediction t standard deviations beyond the window.
         let (mean, sigma) = mpc_error(n);
@@ -182,8 +184,7 @@ impl Search<'_> {
             }
             return -self.search_endgame(b.pass(), -beta, -alpha, n);
         }
-        if self.level > NARROW
-            && self.level < EXACT
+        if self.level.is_probcut()
             && n >= MPC_MIN_EMPTIES
             && let Some(eval) = self.eval()
             && let Some(v) = self.probcut(eval, &b, alpha, beta, n)
@@ -258,7 +259,7 @@ impl Search<'_> {
         // The narrow search (a first guess without an evaluation) tries only the best few
         // moves of deep nodes. A probcut pass searches every move: its levels promise
         // cuts by a measured error, not a pruned width (see NARROW_MOVES).
-        let width = if self.level == NARROW && n >= NARROW_MIN_EMPTIES {
+        let width = if self.level == Level::NARROW && n >= NARROW_MIN_EMPTIES {
             NARROW_MOVES.saturating_sub(searched)
         } else {
             list.len()

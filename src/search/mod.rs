@@ -15,6 +15,7 @@ mod endgame;
 mod etc;
 mod evaluated;
 mod last;
+mod level;
 mod local_table;
 pub mod ordering;
 mod parallel;
@@ -24,9 +25,10 @@ mod table_memory;
 pub mod tt;
 
 pub use evaluated::evaluated_value;
+pub use level::Level;
 pub use root::{
     Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores,
-    level_of, parse_selectivity, search_threads,
+    search_threads,
 };
 pub use tt::TranspositionTable;
 
@@ -50,9 +52,10 @@ pub struct SearchOptions {
     /// The evaluation ordering deep moves and predicting for multi-probcut (none:
     /// fastest-first only, no probcut).
     pub eval: EvalRef,
-    /// Selectivity in percent: 100 solves exactly; 73, 87, 95, 98 or 99 stops after the
-    /// multi-probcut pass of that level, a probable answer (other values round down).
-    pub selectivity: u8,
+    /// Selectivity: exact, or a multi-probcut level, whose pass gives a probable answer.
+    /// The narrow level is only the first guess of an exact solve; asked for here it
+    /// solves exactly.
+    pub selectivity: Level,
     /// Find every best move (ties): each other root move is proven to reach the score or
     /// to fall short. Off, the solve proves the score and the best moves it met on the way
     /// (at least one), as the published engines do. Ties can cost far more than the score:
@@ -102,7 +105,7 @@ impl Default for SearchOptions {
             tt: true,
             first_guess: true,
             eval: EvalRef::shipped(),
-            selectivity: 100,
+            selectivity: Level::EXACT,
             ties: false,
         }
     }
@@ -122,8 +125,8 @@ pub(crate) struct Search<'a> {
     pub(crate) split: Option<&'a parallel::SplitPoint<'a>>,
     pub(crate) nodes: u64,
     pub(crate) options: &'a SearchOptions,
-    /// Trust level of this search's results ([`tt::EXACT`] unless selective).
-    pub(crate) level: u8,
+    /// Trust level of this search's results (exact unless selective).
+    pub(crate) level: Level,
     /// When to give up, if ever.
     pub(crate) deadline: Option<std::time::Instant>,
     /// Set by another thread to make the search give up (e.g. a batch whose output
@@ -154,7 +157,7 @@ impl<'a> Search<'a> {
             split: None,
             nodes: 0,
             options,
-            level: tt::EXACT,
+            level: Level::EXACT,
             deadline: None,
             abort: None,
             next_stop_check: u64::MAX,

@@ -47,6 +47,7 @@
 
 use super::Search;
 use super::endgame::Move;
+use super::level::Level;
 use crate::settings::SPLIT_MIN_EMPTIES;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
@@ -186,7 +187,7 @@ impl<'a> Search<'a> {
 struct HelperSettings<'a> {
     tt: &'a super::TranspositionTable,
     options: &'a super::SearchOptions,
-    level: u8,
+    level: Level,
     deadline: Option<std::time::Instant>,
     abort: Option<&'a std::sync::atomic::AtomicBool>,
     split_workers: usize,

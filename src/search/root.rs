@@ -1,12 +1,11 @@
 //! The root: solving modes, ties between best moves, the principal variation.
 
 use super::endgame::{MoveList, scored_moves, select_next};
-use super::tt::{EXACT, NARROW};
+use super::level::Level;
 use super::{Search, SearchOptions, TranspositionTable};
 use crate::board::{Board, Square};
 use crate::settings::{
-    DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, MPC_GUESS_LEVEL, MPC_LEVELS, MPC_SCHEDULE_MIN_EMPTIES,
-    SPLIT_CUT_MARGIN,
+    DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, MPC_GUESS_LEVEL, MPC_SCHEDULE_MIN_EMPTIES, SPLIT_CUT_MARGIN,
 };
 use std::fmt;
 use std::sync::Mutex;
@@ -72,9 +71,9 @@ pub struct SolveResult {
     pub nodes: u64,
     /// Wall time.
     pub time: Duration,
-    /// Selectivity reached, in percent: 100 for an exact answer, else the multi-probcut
-    /// level of a probable one (see [`SearchOptions::selectivity`]).
-    pub selectivity: u8,
+    /// Selectivity reached: exact, or the multi-probcut level of a probable answer (see
+    /// [`SearchOptions::selectivity`]).
+    pub selectivity: Level,
     /// Time from the start until the best move was settled: the end of the first pass
     /// from which on every pass chose one of `best_moves` (the whole time when no earlier
     /// pass did, zero when there is no move). The FFORUM tables compare programs by it.
@@ -243,7 +242,7 @@ impl Solver {
     /// Solves `board` exactly up to the pass at `selectivity` (the rising passes of a
     /// probable solve) and returns the boards of about one in `rate` of the nodes where
     /// probcut was tried: the positions whose error model matters (`finale train-mpc`).
-    pub fn probcut_nodes(&mut self, board: Board, selectivity: u8, rate: u64) -> Vec<Board> {
+    pub fn probcut_nodes(&mut self, board: Board, selectivity: Level, rate: u64) -> Vec<Board> {
         self.tt.new_search();
         let (samples, _, _) = self.run(None, |s| {
             s.probcut_samples = Some((rate.max(1), Vec::new()));
@@ -338,11 +337,9 @@ fn settled(passes: &[(Option<Square>, Duration)], best: &[Square], total: Durati
 /// One finished pass at the root of a solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassReport {
-    /// Its selectivity in percent (100: exact; the narrow first-guess pass of an exact solve
-    /// reports 100 too, with `probable` set).
-    pub selectivity: u8,
-    /// Whether the score is only probable (a multi-probcut or narrow pass).
-    pub probable: bool,
+    /// Its level: a multi-probcut level, the narrow first guess of an exact solve, or
+    /// exact.
+    pub level: Level,
     /// The score it found, for the side to move at the root.
     pub score: i32,
     /// Its best move (`None` when the root has no move).
@@ -383,8 +380,7 @@ impl Passes<'_> {
         let mut pv = vec![PvMove::Play(best.sq)];
         table_line(s, best.child, PASS_PV_MOVES - 1, &mut pv);
         (self.report)(&PassReport {
-            selectivity: percent_of(s.level),
-            probable: s.level != EXACT,
+            level: s.level,
             score: best.lower,
             best: Some(best.sq),
             pv,
@@ -445,7 +441,7 @@ fn solve_root(
     s: &mut Search,
     board: Board,
     mode: Mode,
-    selectivity: u8,
+    selectivity: Level,
     reports: &mut Passes,
 ) -> SolveResult {
     let n = board.empty_count();
@@ -461,7 +457,7 @@ fn solve_root(
                 pv: Vec::new(),
                 nodes: 0,
                 time: Duration::ZERO,
-                selectivity: 100,
+                selectivity: Level::EXACT,
                 best_found: Some(Duration::ZERO),
             };
         }
@@ -521,8 +517,12 @@ fn solve_root(
             (-64, 64)
         };
         let mut guess = 0;
-        let target = level_of(selectivity);
-        if target < EXACT
+        // The narrow search promises nothing: asked for, it solves exactly.
+        let target = match selectivity {
+            Level::NARROW => Level::EXACT,
+            l => l,
+        };
+        if target.is_probcut()
             || (s.options.eval.0.is_some()
                 && s.options.first_guess
                 && n >= MPC_SCHEDULE_MIN_EMPTIES)
@@ -530,11 +530,13 @@ fn solve_root(
             // A quick pass at the guess level gives the first guess and fills the table
             // with best moves; then the pass at the level asked for (MPC_GUESS_LEVEL).
             let mut passes = vec![MPC_GUESS_LEVEL];
-            if target < EXACT && target as usize - 1 > MPC_GUESS_LEVEL {
-                passes.push(target as usize - 1);
+            if let Some(k) = target.probcut_index()
+                && k > MPC_GUESS_LEVEL
+            {
+                passes.push(k);
             }
             for k in passes {
-                s.level = k as u8 + 1;
+                s.level = Level::probcut(k);
                 for m in root.iter_mut() {
                     m.reset(lo, hi);
                 }
@@ -545,8 +547,8 @@ fn solve_root(
                     break;
                 }
             }
-            if target == EXACT {
-                s.level = EXACT;
+            if target == Level::EXACT {
+                s.level = Level::EXACT;
                 for m in root.iter_mut() {
                     m.reset(lo, hi);
                 }
@@ -556,11 +558,11 @@ fn solve_root(
         } else {
             if n >= GUESS_MIN_EMPTIES && s.options.first_guess {
                 // A narrow search gives a first guess and fills the table with good moves.
-                s.level = NARROW;
+                s.level = Level::NARROW;
                 probe_until_exact(s, &mut root, n, mode, 0);
                 reports.finished(s, &root);
                 guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
-                s.level = EXACT;
+                s.level = Level::EXACT;
                 for m in root.iter_mut() {
                     m.reset(lo, hi);
                 }
@@ -597,44 +599,8 @@ fn solve_root(
         pv,
         nodes: 0,
         time: Duration::ZERO,
-        selectivity: percent_of(s.level),
+        selectivity: s.level,
         best_found: None,
-    }
-}
-
-/// The table trust level of a selectivity in percent (100: exact). Percentages between
-/// levels round down to the level below.
-pub fn level_of(percent: u8) -> u8 {
-    if percent >= 100 {
-        return EXACT;
-    }
-    MPC_LEVELS
-        .iter()
-        .rposition(|&(p, _)| p <= percent)
-        .map_or(1, |k| k as u8 + 1)
-}
-
-/// Reads a selectivity: one of the levels' percentages, or 100 (exact).
-pub fn parse_selectivity(text: &str) -> Result<u8, String> {
-    let levels: Vec<String> = MPC_LEVELS.iter().map(|l| l.0.to_string()).collect();
-    text.trim_end_matches('%')
-        .parse::<u8>()
-        .ok()
-        .filter(|&p| p == 100 || MPC_LEVELS.iter().any(|l| l.0 == p))
-        .ok_or_else(|| {
-            format!(
-                "'{text}': expected a selectivity of {} or 100 (percent)",
-                levels.join(", ")
-            )
-        })
-}
-
-/// The selectivity in percent of a table trust level.
-fn percent_of(level: u8) -> u8 {
-    if level == EXACT || level == NARROW {
-        100
-    } else {
-        MPC_LEVELS[level as usize - 1].0
     }
 }
 
@@ -842,7 +808,7 @@ fn principal_variation(
         let Some(mv) = found else {
             // Unreachable when the search is exact and correct; a selective search may
             // disagree with itself. Stop rather than print a wrong line.
-            debug_assert!(s.level < EXACT, "no move keeps the value {v}");
+            debug_assert!(s.level < Level::EXACT, "no move keeps the value {v}");
             break;
         };
         pv.push(PvMove::Play(Square::from_index(mv.sq as u32)));

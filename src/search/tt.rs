@@ -26,6 +26,7 @@
 //! writes, so a foreign board passes only if it differs from the stored one by that value
 //! in both words.
 
+use super::level::Level;
 use super::table_memory::{Zeroable, ZeroedSlice};
 use crate::board::Board;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -39,15 +40,9 @@ pub struct TtHit {
     pub upper: i32,
     /// Best move found, if any (square index).
     pub best_move: Option<u8>,
-    /// How far the bounds can be trusted: searches at this level or below may use them
-    /// ([`EXACT`] for an exact search).
-    pub level: u8,
+    /// How far the bounds can be trusted: searches at this level or below may use them.
+    pub level: Level,
 }
-
-/// The level of bounds from the narrow first-guess search (least trusted).
-pub const NARROW: u8 = 0;
-/// The level of bounds from an exact search.
-pub const EXACT: u8 = u8::MAX;
 
 const NO_MOVE: u64 = 64;
 
@@ -257,7 +252,7 @@ impl TranspositionTable {
                     lower: data::lower(d),
                     upper: data::upper(d),
                     best_move: (best != NO_MOVE).then_some(best as u8),
-                    level: data::level(d),
+                    level: Level::from_bits(data::level(d)),
                 });
             }
         }
@@ -276,7 +271,7 @@ impl TranspositionTable {
         beta: i32,
         score: i32,
         best_move: Option<u8>,
-        level: u8,
+        level: Level,
         nodes: u64,
     ) {
         let (mut lower, mut upper) = if score <= alpha {
@@ -303,7 +298,7 @@ impl TranspositionTable {
                 && e.player_x.load(Relaxed) ^ c == board.player
                 && e.opponent_x.load(Relaxed) ^ c == board.opponent
             {
-                let old = data::level(d);
+                let old = Level::from_bits(data::level(d));
                 if old > level {
                     return;
                 }
@@ -344,7 +339,7 @@ impl TranspositionTable {
         }
         let Some(k) = victim else { return };
         let e = &bucket.entries[k];
-        let d = data::pack(lower, upper, best, generation, level, date);
+        let d = data::pack(lower, upper, best, generation, level.to_bits(), date);
         e.player_x.store(board.player ^ check(d), Relaxed);
         e.opponent_x.store(board.opponent ^ check(d), Relaxed);
         e.data.store(d, Relaxed);
@@ -355,6 +350,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    const EXACT: Level = Level::EXACT;
 
     #[test]
     fn store_probe_merge_and_clear() {
@@ -368,11 +364,11 @@ mod tests {
         let h = tt.probe(&b).unwrap();
         assert_eq!((h.lower, h.upper, h.best_move), (12, 12, Some(19)));
         // A less trusted result does not overwrite exact bounds; a more trusted one does.
-        tt.store(&b, -10, 10, -20, None, 0, 1000);
+        tt.store(&b, -10, 10, -20, None, Level::NARROW, 1000);
         assert_eq!(tt.probe(&b).unwrap().lower, 12);
         let c = b.pass();
-        tt.store(&c, -10, 10, -20, Some(3), 0, 1000);
-        assert_eq!(tt.probe(&c).unwrap().level, 0);
+        tt.store(&c, -10, 10, -20, Some(3), Level::NARROW, 1000);
+        assert_eq!(tt.probe(&c).unwrap().level, Level::NARROW);
         tt.store(&c, -10, 10, 4, Some(5), EXACT, 1000);
         let h = tt.probe(&c).unwrap();
         assert_eq!(
@@ -425,7 +421,7 @@ mod tests {
         // Two writes of the same search and level that differ in bounds and move. The
         // other fields are equal, so the xor of the data words depends only on these.
         let (v1, m1, v2, m2) = (12, 19u8, -4, 37u8);
-        let pack = |v: i32, m: u8| data::pack(v, v, m as u64, 1, EXACT, 0);
+        let pack = |v: i32, m: u8| data::pack(v, v, m as u64, 1, EXACT.to_bits(), 0);
         let pattern = pack(v1, m1) ^ pack(v2, m2);
         assert!(
             pattern != 0 && pattern < 1 << 24,
@@ -460,7 +456,7 @@ mod tests {
             v2,
             m2 as u64,
             data::generation(d1),
-            EXACT,
+            EXACT.to_bits(),
             data::date(d1),
         );
         assert_eq!(d1 ^ d2, pattern, "the torn words differ by the pattern");

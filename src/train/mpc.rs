@@ -6,7 +6,7 @@ use super::games::play_game;
 use crate::board::Board;
 use crate::error::{Error, Result, TrainError};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
-use crate::search::{Solver, SolverOptions, evaluated_value};
+use crate::search::{Level, Solver, SolverOptions, evaluated_value};
 use rayon::prelude::*;
 use std::io::Write;
 
@@ -150,7 +150,7 @@ pub fn fit_mpc(
 #[derive(Clone, Debug)]
 pub struct SearchSampleOptions {
     /// Selectivity of the solves whose probcut nodes are sampled.
-    pub selectivity: u8,
+    pub selectivity: Level,
     /// About one probcut node in this many is recorded.
     pub rate: u64,
     /// Positions kept per number of empties (the first by board hash).
@@ -215,7 +215,7 @@ pub fn fit_mpc_on_search(
         log,
         "{} roots searched at {} % ({:.1} s); labelling {} positions",
         roots.len(),
-        o.selectivity,
+        o.selectivity.percent(),
         start.elapsed().as_secs_f64(),
         kept.len()
     )
