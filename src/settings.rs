@@ -158,7 +158,7 @@ pub const fn order_eval_depth(n: u32) -> u32 {
 
 /// Multi-probcut selectivity levels: the percent reported and the number of standard
 /// deviations t of the shallow search's error (see [`mpc_error`]) beyond the window that
-/// cuts. Table trust level k + 1 is `MPC_LEVELS[k]`; exact is [`crate::search::tt::EXACT`].
+/// cuts. [`crate::search::Level::probcut`]`(k)` is `MPC_LEVELS[k]`.
 /// A level is a promise about answers, not about one cut: many cuts bear on the root, so
 /// t = 2 (95 % per cut) gave an exact score on only half of the positions. t was scanned
 /// over 1.0, 1.5, ..., 6.0 on the fit set (results/selectivity/fit-14-26.obf, 66 positions

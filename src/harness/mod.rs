@@ -1,6 +1,6 @@
 //! The benchmark and command harness behind the `finale` binary: the suite runner, the
 //! correctness check, the CSV, machine facts, and the `solve`, `perft` (timed, in
-//! `timed_perft`; the count itself is [`crate::board::perft`]) and `bench` commands.
+//! `timed_perft`; the count itself is [`crate::board::perft()`]) and `bench` commands.
 //!
 //! Everything here is library code so that tests can drive it without a process.
 
