@@ -8,12 +8,12 @@
 //! time per operation).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use finale::Board;
 use finale::board::moves::flips;
 use finale::board::random::{SplitMix64, random_position};
 use finale::eval::pattern::{FEATURES, features};
 use finale::eval::{Evaluator, FeatureState};
 use finale::search::evaluated_value;
+use finale::{Board, Square};
 use std::hint::black_box;
 
 /// 256 positions from random games, 10 to 50 empties (those of the kernels bench).
@@ -25,15 +25,10 @@ fn positions() -> Vec<Board> {
 }
 
 /// Every legal move of a board with its flips.
-fn moves(b: &Board) -> Vec<(usize, u64)> {
-    let mut m = b.moves();
-    let mut v = Vec::new();
-    while m != 0 {
-        let sq = m.trailing_zeros() as usize;
-        m &= m - 1;
-        v.push((sq, flips(b.player, b.opponent, sq)));
-    }
-    v
+fn moves(b: &Board) -> Vec<(Square, u64)> {
+    b.legal_moves()
+        .map(|sq| (sq, flips(b.player, b.opponent, sq)))
+        .collect()
 }
 
 /// Negamax to depth 2 without pruning, square order, every leaf read from scratch (a
@@ -73,7 +68,7 @@ fn bench_eval(c: &mut Criterion) {
     let boards = positions();
     let states: Vec<FeatureState> = boards.iter().map(FeatureState::new).collect();
     // (position, square, flips) of every move of every position.
-    let all: Vec<(usize, usize, u64)> = boards
+    let all: Vec<(usize, Square, u64)> = boards
         .iter()
         .enumerate()
         .flat_map(|(i, b)| moves(b).into_iter().map(move |(sq, f)| (i, sq, f)))

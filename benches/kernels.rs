@@ -8,6 +8,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use finale::board::moves::{flips, flips_portable, legal_moves, legal_moves_portable};
 use finale::board::random::{SplitMix64, random_position};
+use finale::{Bitboard, Square};
 use std::hint::black_box;
 
 /// 256 positions from random games, 10 to 50 empties.
@@ -24,18 +25,9 @@ fn positions() -> Vec<(u64, u64)> {
 fn bench_kernels(c: &mut Criterion) {
     let boards = positions();
     // Every legal move of every position, so each call does real work.
-    let moves: Vec<(u64, u64, usize)> = boards
+    let moves: Vec<(u64, u64, Square)> = boards
         .iter()
-        .flat_map(|&(p, o)| {
-            let mut m = legal_moves(p, o);
-            std::iter::from_fn(move || {
-                (m != 0).then(|| {
-                    let sq = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    (p, o, sq)
-                })
-            })
-        })
+        .flat_map(|&(p, o)| Bitboard(legal_moves(p, o)).map(move |sq| (p, o, sq)))
         .collect();
     c.bench_function("flips (every move of 256 positions)", |b| {
         b.iter(|| {

@@ -73,7 +73,9 @@ fn incremental_evaluation_follows_reference_games() {
                 // After a move the mover's discs are the opponent's: the new one and the
                 // flipped ones are those it did not have.
                 let gained = after.opponent & !before.player;
-                let sq = (gained & !before.opponent).trailing_zeros() as usize;
+                let sq = finale::Bitboard(gained & !before.opponent)
+                    .next()
+                    .expect("a new disc");
                 state = state.play(sq, gained & before.opponent);
             }
             if r::is_game_over(&pair[1]) {

@@ -26,7 +26,7 @@ fn check_position(b: &RefBoard) {
         if b[sq] == r::EMPTY {
             // flips() is only specified for empty squares.
             assert_eq!(
-                flips(p, o, sq),
+                flips(p, o, square),
                 r::mask(&r::flips(b, sq)),
                 "flips at {square} of {pos}"
             );

@@ -5,6 +5,7 @@
 //! and BW (cfg `feature_avx512`, set by build.rs).
 
 use super::rays::RAYS;
+use super::square::Square;
 use core::arch::x86_64::*;
 
 /// Rays from each square, transposed so one aligned 64-byte load gives all 8 directions.
@@ -30,11 +31,11 @@ const DECREASING: __mmask8 = 0xF0;
 
 /// Discs flipped by `p` playing on the empty square `sq`.
 #[inline(always)]
-pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+pub fn flips(p: u64, o: u64, sq: Square) -> u64 {
     // SAFETY: the module is compiled only with AVX-512 F/CD/VL/BW enabled for the target,
     // and `sq < 64` indexes an aligned 64-byte row.
     unsafe {
-        let rays = _mm512_load_si512(RAYS_BY_SQUARE.0[sq].as_ptr().cast());
+        let rays = _mm512_load_si512(RAYS_BY_SQUARE.0[sq.index()].as_ptr().cast());
         let vo = _mm512_set1_epi64(o as i64);
         let vp = _mm512_set1_epi64(p as i64);
         // First square along each ray that is not an opponent disc.

@@ -7,6 +7,7 @@
 //! short line read as opponent discs never closed by a player disc, so they add nothing.
 
 use super::moves::flips;
+use super::square::Square;
 
 /// Squares of the four lines (row, column, two diagonals) through each square.
 const LINES: [[u64; 4]; 64] = build_lines();
@@ -94,7 +95,7 @@ const fn build_line_flips() -> [[u8; 256]; 8] {
 /// Discs `p` flips by playing `sq`, the only empty square (every other square is
 /// occupied: `p`'s or the opponent's).
 #[inline(always)]
-pub fn count_last_flips(p: u64, sq: usize) -> u32 {
+pub fn count_last_flips(p: u64, sq: Square) -> u32 {
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "bmi2",
@@ -102,8 +103,8 @@ pub fn count_last_flips(p: u64, sq: usize) -> u32 {
     ))]
     {
         use core::arch::x86_64::_pext_u64;
-        let lines = &LINES[sq];
-        let place = &PLACE[sq];
+        let lines = &LINES[sq.index()];
+        let place = &PLACE[sq.index()];
         let mut n = 0;
         for k in 0..4 {
             // SAFETY: compiled only when the target has BMI2.
@@ -124,8 +125,8 @@ pub fn count_last_flips(p: u64, sq: usize) -> u32 {
 
 /// [`count_last_flips`] from the general flip kernel.
 #[inline]
-pub fn count_last_flips_portable(p: u64, sq: usize) -> u32 {
-    flips(p, !p & !(1u64 << sq), sq).count_ones()
+pub fn count_last_flips_portable(p: u64, sq: Square) -> u32 {
+    flips(p, !p & !sq.bit(), sq).count_ones()
 }
 
 #[cfg(test)]
@@ -139,8 +140,8 @@ mod tests {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let sq = (x >> 58) as usize;
-            let p = x.rotate_left(17) & !(1u64 << sq);
+            let sq = Square::from_index((x >> 58) as u32);
+            let p = x.rotate_left(17) & !sq.bit();
             assert_eq!(
                 count_last_flips(p, sq),
                 count_last_flips_portable(p, sq),
@@ -148,9 +149,9 @@ mod tests {
             );
         }
         // A lone opponent disc between the square and a player disc flips once per line.
-        let sq = 27; // d4
+        let sq = Square::parse("d4").unwrap();
         let o = (1u64 << 28) | (1u64 << 19);
-        let p = !o & !(1u64 << sq);
+        let p = !o & !sq.bit();
         assert_eq!(count_last_flips(p, sq), 2);
     }
 }

@@ -12,6 +12,7 @@
 const INNER_COLS: u64 = 0x7E7E_7E7E_7E7E_7E7E;
 
 use super::rays::RAYS;
+use super::square::Square;
 
 /// Moves of `p` along one shift direction `d` (both senses), with `mask` the opponent
 /// discs a run may cross. Kogge-Stone style: runs of 1, 2, then doubled twice to 6.
@@ -56,7 +57,7 @@ pub fn legal_moves_portable(p: u64, o: u64) -> u64 {
 /// Discs of `o` flipped when `p` plays on the empty square `sq` (0 if the move is
 /// illegal there).
 #[inline(always)]
-pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+pub fn flips(p: u64, o: u64, sq: Square) -> u64 {
     #[cfg(all(feature_avx512, not(feature = "portable")))]
     {
         super::avx512::flips(p, o, sq)
@@ -71,7 +72,8 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
 /// along the ray is found with one bit scan; the discs before it flip when that square is
 /// `p`'s.
 #[inline]
-pub fn flips_portable(p: u64, o: u64, sq: usize) -> u64 {
+pub fn flips_portable(p: u64, o: u64, sq: Square) -> u64 {
+    let sq = sq.index();
     let mut f = 0u64;
     // Increasing directions: the nearest blocker is the lowest set bit.
     let mut d = 0;
@@ -146,8 +148,8 @@ mod tests {
                 (a, b & next())
             };
             assert_eq!(legal_moves(p, o), legal_moves_portable(p, o));
-            let sq = (next() % 64) as usize;
-            if (p | o) >> sq & 1 == 0 {
+            let sq = Square::from_index((next() % 64) as u32);
+            if (p | o) & sq.bit() == 0 {
                 assert_eq!(
                     flips(p, o, sq),
                     flips_portable(p, o, sq),
@@ -166,8 +168,8 @@ mod tests {
         let expected = (1u64 << 19) | (1u64 << 26) | (1u64 << 37) | (1u64 << 44);
         assert_eq!(m, expected);
         // f5 (37) flips e5 (36).
-        assert_eq!(flips(black, white, 37), 1u64 << 36);
-        assert_eq!(flips(black, white, 0), 0);
+        assert_eq!(flips(black, white, Square::from_index(37)), 1u64 << 36);
+        assert_eq!(flips(black, white, Square::from_index(0)), 0);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use super::moves::flips;
 use super::position::Board;
+use super::square::Bitboard;
 
 /// Number of leaves `depth` plies below `board`.
 pub fn perft(board: Board, depth: u32) -> u64 {
@@ -20,10 +21,7 @@ pub fn perft(board: Board, depth: u32) -> u64 {
         return moves.count_ones() as u64;
     }
     let mut total = 0;
-    let mut m = moves;
-    while m != 0 {
-        let sq = m.trailing_zeros() as usize;
-        m &= m - 1;
+    for sq in Bitboard(moves) {
         let f = flips(board.player, board.opponent, sq);
         total += perft(board.play_with_flips(sq, f), depth - 1);
     }

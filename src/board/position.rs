@@ -69,10 +69,10 @@ impl Board {
 
     /// The board after the side to move plays `sq` flipping `f`; sides swap.
     #[inline]
-    pub const fn play_with_flips(&self, sq: usize, f: u64) -> Board {
+    pub const fn play_with_flips(&self, sq: Square, f: u64) -> Board {
         Board {
             player: self.opponent ^ f,
-            opponent: self.player | f | (1u64 << sq),
+            opponent: self.player | f | sq.bit(),
         }
     }
 
@@ -81,11 +81,11 @@ impl Board {
         if self.empty() & sq.bit() == 0 {
             return None;
         }
-        let f = flips(self.player, self.opponent, sq.index());
+        let f = flips(self.player, self.opponent, sq);
         if f == 0 {
             None
         } else {
-            Some(self.play_with_flips(sq.index(), f))
+            Some(self.play_with_flips(sq, f))
         }
     }
 

@@ -5,6 +5,7 @@
 
 use super::moves::flips;
 use super::position::Position;
+use super::square::Square;
 
 /// SplitMix64: a tiny, fast generator with a stable sequence for a given seed.
 #[derive(Clone, Debug)]
@@ -50,7 +51,7 @@ pub fn random_position(rng: &mut SplitMix64, empties: u32) -> Position {
             for _ in 0..rng.below(moves.count_ones() as u64) {
                 moves &= moves - 1;
             }
-            let sq = moves.trailing_zeros() as usize;
+            let sq = Square::from_index(moves.trailing_zeros());
             let f = flips(pos.board.player, pos.board.opponent, sq);
             pos = Position {
                 board: pos.board.play_with_flips(sq, f),

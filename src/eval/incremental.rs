@@ -10,7 +10,7 @@
 //! would cost a table look-up per instance at every leaf.
 
 use super::pattern::{FEATURES, PATTERNS, Symmetry, features_both};
-use crate::board::Board;
+use crate::board::{Board, Square};
 
 /// One square's part in one pattern instance: the instance's place in the output of
 /// [`features`](super::pattern::features) and the power of 3 of the square's digit there.
@@ -153,11 +153,11 @@ impl FeatureState {
 
     /// The state after the side to move plays `sq` flipping `flipped`.
     #[inline]
-    pub fn play(&self, sq: usize, flipped: u64) -> FeatureState {
+    pub fn play(&self, sq: Square, flipped: u64) -> FeatureState {
         // Sides swap: the next side to move reads the mover's discs as digit 2.
         let mut next = self.pass();
         // The new disc: 0 -> 2 for the next side to move, 0 -> 1 for the mover.
-        for t in touches(sq) {
+        for t in touches(sq.index()) {
             next.player[t.slot as usize] += 2 * t.pow;
             next.opponent[t.slot as usize] += t.pow;
         }
@@ -176,9 +176,9 @@ impl FeatureState {
     /// `self.play(sq, flipped).indices()`, without updating the other side's indices: all
     /// a leaf needs.
     #[inline]
-    pub fn child_indices(&self, sq: usize, flipped: u64) -> [u32; FEATURES] {
+    pub fn child_indices(&self, sq: Square, flipped: u64) -> [u32; FEATURES] {
         let mut ix = self.opponent;
-        for t in touches(sq) {
+        for t in touches(sq.index()) {
             ix[t.slot as usize] += 2 * t.pow;
         }
         let mut f = flipped;
@@ -279,7 +279,7 @@ mod tests {
                     for _ in 0..rng.below(m.count_ones() as u64) {
                         m &= m - 1;
                     }
-                    let sq = m.trailing_zeros() as usize;
+                    let sq = Square::from_index(m.trailing_zeros());
                     let f = flips(b.player, b.opponent, sq);
                     let child = s.child_indices(sq, f);
                     b = b.play_with_flips(sq, f);

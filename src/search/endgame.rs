@@ -5,8 +5,8 @@
 use super::level::Level;
 use super::ordering::{fastest_first, odd_quadrants};
 use super::{Search, TranspositionTable};
-use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
+use crate::board::{Bitboard, Board, Square};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{
     ETC_MIN_EMPTIES, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_EVAL_MARGIN,
@@ -45,16 +45,13 @@ pub(crate) fn scored_moves(
 ) {
     let light = b.empty_count() < ORDER_FULL_MIN_EMPTIES;
     let odd = odd_quadrants(b.empty());
-    let mut m = moves;
-    while m != 0 {
-        let sq = m.trailing_zeros() as usize;
-        m &= m - 1;
+    for sq in Bitboard(moves) {
         let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
         if let Some(tt) = prefetch {
             tt.prefetch(&child);
         }
         list.push(Move {
-            sq: sq as u8,
+            sq: sq.index() as u8,
             child,
             score: fastest_first(&child, sq, odd, tt_move, light),
             eval: NO_EVAL,
@@ -197,7 +194,8 @@ impl Search<'_> {
         let mut best_move = None;
         let mut searched = 0;
         if let Some(sq) = tt_move.filter(|&sq| moves >> sq & 1 != 0) {
-            let child = b.play_with_flips(sq as usize, flips(b.player, b.opponent, sq as usize));
+            let square = Square::from_index(sq.into());
+            let child = b.play_with_flips(square, flips(b.player, b.opponent, square));
             let v = -self.search(child, -beta, -alpha, n - 1);
             if self.stopped {
                 return 0;

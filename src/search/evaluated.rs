@@ -3,8 +3,8 @@
 
 use super::Search;
 use super::ordering::fastest_first;
-use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
+use crate::board::{Bitboard, Board, Square};
 use crate::eval::{Evaluator, FeatureState, UNITS_PER_DISC};
 use arrayvec::ArrayVec;
 
@@ -52,10 +52,7 @@ impl Search<'_> {
         let mut alpha = alpha;
         let mut best = i32::MIN + 1;
         if depth < ORDER_MIN_DEPTH {
-            let mut m = moves;
-            while m != 0 {
-                let sq = m.trailing_zeros() as usize;
-                m &= m - 1;
+            for sq in Bitboard(moves) {
                 let f = flips(b.player, b.opponent, sq);
                 let v = -self.evaluated_child(eval, &b, s, sq, f, -beta, -alpha, depth - 1);
                 if v > best {
@@ -68,19 +65,16 @@ impl Search<'_> {
             }
             return best;
         }
-        let mut list: ArrayVec<(i32, u32, Board), 64> = ArrayVec::new();
-        let mut m = moves;
-        while m != 0 {
-            let sq = m.trailing_zeros() as usize;
-            m &= m - 1;
+        let mut list: ArrayVec<(i32, Square, Board), 64> = ArrayVec::new();
+        for sq in Bitboard(moves) {
             let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
-            list.push((fastest_first(&child, sq, 0, None, true), sq as u32, child));
+            list.push((fastest_first(&child, sq, 0, None, true), sq, child));
         }
         list.sort_unstable_by_key(|&(s, _, _)| -s);
         for &(_, sq, child) in &list {
             // The flipped discs: the opponent's before the move, the mover's after it.
             let f = b.opponent & child.opponent;
-            let v = -self.evaluated_child(eval, &b, s, sq as usize, f, -beta, -alpha, depth - 1);
+            let v = -self.evaluated_child(eval, &b, s, sq, f, -beta, -alpha, depth - 1);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -101,7 +95,7 @@ impl Search<'_> {
         eval: &Evaluator,
         b: &Board,
         s: &FeatureState,
-        sq: usize,
+        sq: Square,
         f: u64,
         alpha: i32,
         beta: i32,

@@ -5,12 +5,13 @@
 //! quadrant (odd parity) are tried first.
 
 use super::Search;
-use crate::board::Board;
 use crate::board::last_flip::count_last_flips;
 use crate::board::moves::{NEIGHBOURS, flips};
+use crate::board::{Board, Square};
 
 /// Quadrant (0..4) of each square.
-const fn quadrant(sq: usize) -> u32 {
+const fn quadrant(sq: Square) -> u32 {
+    let sq = sq.index();
     ((sq >> 2) & 1) as u32 | (((sq >> 5) & 1) << 1) as u32
 }
 
@@ -20,12 +21,12 @@ const fn quadrant(sq: usize) -> u32 {
 /// forwarding (perf, FFO #50: `parity_sort` 2.5 % of the time, and 8 % of
 /// `solve_last_3`'s on the reload).
 #[inline(always)]
-fn parity_sort<const N: usize>(sq: &mut [usize; N]) {
+fn parity_sort<const N: usize>(sq: &mut [Square; N]) {
     let mut parity = 0u32;
     for &s in sq.iter() {
         parity ^= 1 << quadrant(s);
     }
-    let odd = |s: usize| parity >> quadrant(s) & 1 != 0;
+    let odd = |s: Square| parity >> quadrant(s) & 1 != 0;
     for pass in 0..N - 1 {
         for i in 0..N - 1 - pass {
             let (a, b) = (sq[i], sq[i + 1]);
@@ -66,9 +67,9 @@ impl Search<'_> {
     /// Solves a board with `n` <= 4 empties.
     pub(crate) fn solve_last(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         let mut e = b.empty();
-        let mut sq = [0usize; 4];
+        let mut sq = [Square::from_index(0); 4];
         for s in sq.iter_mut().take(n as usize) {
-            *s = e.trailing_zeros() as usize;
+            *s = Square::from_index(e.trailing_zeros());
             e &= e - 1;
         }
         match n {
@@ -90,7 +91,7 @@ impl Search<'_> {
     /// bound costs nodes elsewhere; bench at one thread, 3 alternating runs (median):
     /// 8 443 ms without, 8 423 ms with, and 251 770 176 nodes instead of 251 288 679.
     #[inline(always)]
-    pub(crate) fn solve_last_1(&mut self, b: Board, x: usize) -> i32 {
+    pub(crate) fn solve_last_1(&mut self, b: Board, x: Square) -> i32 {
         self.nodes += 1;
         let p = b.player.count_ones() as i32;
         let n = count_last_flips(b.player, x) as i32;
@@ -116,14 +117,14 @@ impl Search<'_> {
         b: Board,
         alpha: i32,
         beta: i32,
-        x1: usize,
-        x2: usize,
+        x1: Square,
+        x2: Square,
     ) -> i32 {
         self.nodes += 1;
         let mut best = -65;
         let mut alpha = alpha;
         for (x, y) in [(x1, x2), (x2, x1)] {
-            if NEIGHBOURS[x] & b.opponent != 0 {
+            if NEIGHBOURS[x.index()] & b.opponent != 0 {
                 let f = flips(b.player, b.opponent, x);
                 if f != 0 {
                     let v = -self.solve_last_1(b.play_with_flips(x, f), y);
@@ -151,7 +152,7 @@ impl Search<'_> {
         b: Board,
         alpha: i32,
         beta: i32,
-        mut sq: [usize; 3],
+        mut sq: [Square; 3],
     ) -> i32 {
         self.nodes += 1;
         parity_sort(&mut sq);
@@ -162,7 +163,7 @@ impl Search<'_> {
             (sq[1], sq[0], sq[2]),
             (sq[2], sq[0], sq[1]),
         ] {
-            if NEIGHBOURS[x] & b.opponent != 0 {
+            if NEIGHBOURS[x.index()] & b.opponent != 0 {
                 let f = flips(b.player, b.opponent, x);
                 if f != 0 {
                     let v =
@@ -189,7 +190,7 @@ impl Search<'_> {
         b: Board,
         alpha: i32,
         beta: i32,
-        mut sq: [usize; 4],
+        mut sq: [Square; 4],
     ) -> i32 {
         self.nodes += 1;
         parity_sort(&mut sq);
@@ -202,7 +203,7 @@ impl Search<'_> {
             (sq[3], [sq[0], sq[1], sq[2]]),
         ];
         for (x, rest) in orders {
-            if NEIGHBOURS[x] & b.opponent != 0 {
+            if NEIGHBOURS[x.index()] & b.opponent != 0 {
                 let f = flips(b.player, b.opponent, x);
                 if f != 0 {
                     let v =
@@ -229,10 +230,10 @@ mod tests {
     use super::*;
 
     /// Odd-quadrant squares first, each group in its first order: a plain filter.
-    fn reference<const N: usize>(sq: [usize; N]) -> Vec<usize> {
+    fn reference<const N: usize>(sq: [Square; N]) -> Vec<Square> {
         let count = |q| sq.iter().filter(|&&s| quadrant(s) == q).count();
-        let lone = |s: usize| count(quadrant(s)) % 2 == 1;
-        let mut out: Vec<usize> = sq.iter().copied().filter(|&s| lone(s)).collect();
+        let lone = |s: Square| count(quadrant(s)) % 2 == 1;
+        let mut out: Vec<Square> = sq.iter().copied().filter(|&s| lone(s)).collect();
         out.extend(sq.iter().copied().filter(|&s| !lone(s)));
         out
     }
@@ -242,7 +243,7 @@ mod tests {
         let mut rng = crate::board::random::SplitMix64::new(0x2545_F491_4F6C_DD1D);
         for _ in 0..20_000 {
             let x = rng.next_u64();
-            let mut sq = [0usize; 4];
+            let mut sq = [Square::from_index(0); 4];
             let mut used = 0u64;
             for (k, s) in sq.iter_mut().enumerate() {
                 let mut v = (x >> (k * 12)) as usize % 64;
@@ -250,7 +251,7 @@ mod tests {
                     v = (v + 1) % 64;
                 }
                 used |= 1 << v;
-                *s = v;
+                *s = Square::from_index(v as u32);
             }
             let mut four = sq;
             parity_sort(&mut four);

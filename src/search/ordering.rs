@@ -1,8 +1,8 @@
 //! Move ordering: parity, square classes and fastest-first.
 
 use super::stability::edge_stable;
-use crate::board::Board;
 use crate::board::moves::legal_moves;
+use crate::board::{Board, Square};
 use crate::settings::{
     ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT, ORDER_SQUARE_CLASS_VALUES,
     ORDER_SQUARE_WEIGHT, ORDER_STABLE_EDGE_WEIGHT, ORDER_TT_MOVE_BONUS, ORDER_WIPEOUT_BONUS,
@@ -80,7 +80,8 @@ const fn build_square_values() -> [i32; 64] {
 /// tried first. Few opponent moves (corners counted twice) weigh most; then few empty
 /// squares next to our discs, our stable edge discs, the square's value and parity.
 #[inline]
-pub fn fastest_first(child: &Board, sq: usize, odd: u64, tt_move: Option<u8>, light: bool) -> i32 {
+pub fn fastest_first(child: &Board, sq: Square, odd: u64, tt_move: Option<u8>, light: bool) -> i32 {
+    let sq = sq.index();
     if child.player == 0 {
         return ORDER_WIPEOUT_BONUS;
     }

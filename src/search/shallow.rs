@@ -3,8 +3,8 @@
 
 use super::Search;
 use super::ordering::{SQUARE_CLASSES, odd_quadrants};
-use crate::board::Board;
 use crate::board::moves::{flips, legal_moves};
+use crate::board::{Bitboard, Board};
 
 impl Search<'_> {
     /// Solves a board with `n` (> 4) empties in the shallow band.
@@ -25,10 +25,7 @@ impl Search<'_> {
         let mut alpha = alpha;
         for parity in [odd, !odd] {
             for class in SQUARE_CLASSES {
-                let mut m = moves & parity & class;
-                while m != 0 {
-                    let sq = m.trailing_zeros() as usize;
-                    m &= m - 1;
+                for sq in Bitboard(moves & parity & class) {
                     let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
                     let v = if n == 5 {
                         -self.solve_last(child, -beta, -alpha, 4)

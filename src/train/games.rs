@@ -2,9 +2,9 @@
 //! games or games guided by an evaluation ("eval play", which also makes the positions of
 //! `finale generate --play eval`).
 
-use crate::board::Board;
 use crate::board::moves::flips;
 use crate::board::random::SplitMix64;
+use crate::board::{Bitboard, Board, Square};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::search::evaluated_value;
 use crate::search::ordering::fastest_first;
@@ -46,10 +46,7 @@ pub fn eval_play_choice(rng: &mut SplitMix64, eval: &Evaluator, children: &[Boar
 /// The positions after each legal move of `b` (`moves` its legal moves), in square order.
 pub fn children(b: &Board, moves: u64) -> Vec<Board> {
     let mut out = Vec::with_capacity(moves.count_ones() as usize);
-    let mut m = moves;
-    while m != 0 {
-        let sq = m.trailing_zeros() as usize;
-        m &= m - 1;
+    for sq in Bitboard(moves) {
         out.push(b.play_with_flips(sq, flips(b.player, b.opponent, sq)));
     }
     out
@@ -133,13 +130,10 @@ pub fn play_game(seed: u64, game: u32) -> Vec<Sample> {
             for _ in 0..rng.below(u64::from(moves.count_ones())) {
                 m &= m - 1;
             }
-            m.trailing_zeros() as usize
+            Square::from_index(m.trailing_zeros())
         } else {
-            let mut best = (i32::MIN, 0usize);
-            let mut m = moves;
-            while m != 0 {
-                let sq = m.trailing_zeros() as usize;
-                m &= m - 1;
+            let mut best = (i32::MIN, Square::from_index(0));
+            for sq in Bitboard(moves) {
                 let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
                 // A little noise breaks ties differently in each game.
                 let s = fastest_first(&child, sq, 0, None, false) + rng.below(64) as i32;
@@ -206,8 +200,7 @@ mod tests {
             // Each position follows from the previous by one move (and maybe a pass).
             let (x, y) = (w[0].board, w[1].board);
             let moves = x.moves();
-            let next = (0..64)
-                .filter(|&sq| moves >> sq & 1 != 0)
+            let next = Bitboard(moves)
                 .map(|sq| x.play_with_flips(sq, flips(x.player, x.opponent, sq)))
                 .any(|c| c == y || (c.moves() == 0 && c.pass() == y));
             assert!(next, "not one move apart");
