@@ -6,6 +6,7 @@ use thiserror::Error;
 mod batch;
 mod calibrate;
 mod compare;
+mod results;
 mod suite;
 mod train;
 
@@ -13,6 +14,7 @@ pub use crate::board::error::{MovesError, ObfError, ReadError};
 pub use batch::BatchError;
 pub use calibrate::CalibrateError;
 pub use compare::CompareError;
+pub use results::ResultsError;
 pub use suite::SuiteError;
 pub use train::TrainError;
 
@@ -67,6 +69,9 @@ pub enum Error {
     /// A batch, merge or shard error.
     #[error(transparent)]
     Batch(#[from] BatchError),
+    /// A results error (the suite CSV's default name).
+    #[error(transparent)]
+    Results(#[from] ResultsError),
     /// Evaluation weights that cannot be used.
     #[error(transparent)]
     Eval(#[from] crate::eval::EvalError),

@@ -6,7 +6,7 @@ use super::machine;
 use super::row::Row;
 use crate::board::Position;
 use crate::board::key::{key_hex, position_key};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ResultsError};
 use crate::search::Mode;
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
@@ -187,10 +187,12 @@ pub fn create_unique(dir: &Path, base: &str) -> Result<(PathBuf, File)> {
             Err(source) => return Err(Error::Write { path, source }),
         }
     }
-    Err(Error::Invalid(format!(
-        "{}: {base}.csv to {base}-{MAX_SUFFIX}.csv all exist; give --csv PATH",
-        dir.display()
-    )))
+    Err(ResultsError::NamesTaken {
+        dir: dir.to_path_buf(),
+        base: base.to_string(),
+        last: MAX_SUFFIX,
+    }
+    .into())
 }
 
 /// A score in `mode`'s terms: the sign only for wld.
@@ -319,6 +321,32 @@ mod tests {
         );
         assert_eq!(file_stem(Path::new("x")), "x");
         assert_eq!(file_stem(Path::new("/")), "suite");
+    }
+
+    /// When every name is taken the error is a type, with the message it always had.
+    #[test]
+    fn a_directory_with_every_name_taken_is_a_typed_error() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
+        File::create(dir.join("s.csv")).expect("create");
+        for n in 2..=10_000 {
+            File::create(dir.join(format!("s-{n}.csv"))).expect("create");
+        }
+        let e = create_unique(dir, "s").expect_err("all taken");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: s.csv to s-10000.csv all exist; give --csv PATH",
+                dir.display()
+            )
+        );
+        assert!(
+            matches!(
+                e,
+                Error::Results(ResultsError::NamesTaken { last: 10_000, .. })
+            ),
+            "{e:?}"
+        );
     }
 
     #[test]
