@@ -8,6 +8,7 @@
 //! that does not parse stops the batch instead of being appended to.
 
 use crate::error::{BatchError, Error, Result};
+pub use crate::results::{BatchColumns, BatchRow};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
@@ -23,30 +24,9 @@ use crate::settings::BATCH_OUTPUT_CHECK_MS;
 /// finished pass as a probable answer (score, level such as `73%`, move).
 pub fn header() -> Vec<&'static str> {
     let mut h: Vec<&str> = crate::results::HEADER.to_vec();
-    h.extend([
-        "status",
-        "probable_score",
-        "probable_level",
-        "probable_move",
-    ]);
+    h.extend(crate::results::BATCH_COLUMNS);
     h
 }
-
-/// The batch's own columns, after the suite's.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct BatchColumns {
-    /// `solved`, `timeout` or `error: ...`.
-    pub status: String,
-    /// A timeout's last finished pass: its score...
-    pub probable_score: String,
-    /// ...its level (`73%`..`99%`, `narrow`)...
-    pub probable_level: String,
-    /// ...and its move.
-    pub probable_move: String,
-}
-
-/// One batch row: the suite's columns, then the batch's.
-pub type BatchRow = (crate::results::CsvRow, BatchColumns);
 
 /// An output file open for appending rows.
 pub struct BatchOut {

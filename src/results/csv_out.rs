@@ -8,7 +8,7 @@ use crate::board::Position;
 use crate::board::key::{key_hex, position_key};
 use crate::error::{Error, Result, ResultsError};
 use crate::search::Mode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -205,9 +205,14 @@ fn class(mode: Mode, score: i32) -> i32 {
 }
 
 /// One row of the suite CSV, the columns in [`HEADER`] order (a test checks that they
-/// agree). The batch writes it followed by its own columns. Fields a row does not have
-/// (a batch timeout has no score) stay empty.
-#[derive(Clone, Debug, Default, Serialize)]
+/// agree). The batch writes it followed by its own columns ([`BatchRow`]). Fields a row
+/// does not have (a batch timeout has no score) stay empty.
+///
+/// The same type reads the CSVs back ([`super::csv_in`]). A column a file lacks reads as
+/// empty (`serde(default)`): CSVs of older finales, which compare and report read by
+/// column name, have fewer columns.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CsvRow {
     pub index: Option<usize>,
     pub file: String,
@@ -241,6 +246,33 @@ pub struct CsvRow {
     /// MB, 1 decimal.
     pub peak_mb: String,
 }
+
+/// The batch's own columns, after the suite's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BatchColumns {
+    /// `solved`, `timeout` or `error: ...`.
+    pub status: String,
+    /// A timeout's last finished pass: its score...
+    pub probable_score: String,
+    /// ...its level (`73%`..`99%`, `narrow`)...
+    pub probable_level: String,
+    /// ...and its move.
+    pub probable_move: String,
+}
+
+/// The names of [`BatchColumns`], in order.
+pub const BATCH_COLUMNS: [&str; 4] = [
+    "status",
+    "probable_score",
+    "probable_level",
+    "probable_move",
+];
+
+/// One batch row: the suite's columns, then the batch's. Written as one record, and read
+/// back by position ([`super::csv_in::read_batch_row`]) or, by compare and report, each
+/// half by column name.
+pub type BatchRow = (CsvRow, BatchColumns);
 
 /// Seconds as written in the CSVs: 6 decimals.
 pub fn seconds(t: std::time::Duration) -> String {
@@ -311,6 +343,16 @@ mod tests {
         w.serialize(CsvRow::default()).expect("serializes");
         let text = String::from_utf8(w.into_inner().expect("flushed")).expect("utf-8");
         assert_eq!(text.lines().next(), Some(HEADER.join(",").as_str()));
+    }
+
+    /// The batch's columns serialize as [`BATCH_COLUMNS`], in order: a batch row is read
+    /// back by position.
+    #[test]
+    fn batch_columns_are_the_batch_header_columns_in_order() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(BatchColumns::default()).expect("serializes");
+        let text = String::from_utf8(w.into_inner().expect("flushed")).expect("utf-8");
+        assert_eq!(text.lines().next(), Some(BATCH_COLUMNS.join(",").as_str()));
     }
 
     #[test]
