@@ -336,23 +336,20 @@ pub fn record(row: &Row, info: &RunInfo) -> CsvRow {
 mod tests {
     use super::*;
 
-    /// The serialized columns are the documented ones, in order.
-    #[test]
-    fn a_row_has_the_header_columns_in_order() {
+    /// The header csv's serializer writes for a `T`: its field names, in order.
+    fn serialized_header<T: Serialize + Default>() -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
-        w.serialize(CsvRow::default()).expect("serializes");
+        w.serialize(T::default()).expect("serializes");
         let text = String::from_utf8(w.into_inner().expect("flushed")).expect("utf-8");
-        assert_eq!(text.lines().next(), Some(HEADER.join(",").as_str()));
+        text.lines().next().expect("a header").to_string()
     }
 
-    /// The batch's columns serialize as [`BATCH_COLUMNS`], in order: a batch row is read
-    /// back by position.
+    /// The serialized columns are the documented ones, in order; the batch's too, as a
+    /// batch row is read back by position.
     #[test]
-    fn batch_columns_are_the_batch_header_columns_in_order() {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.serialize(BatchColumns::default()).expect("serializes");
-        let text = String::from_utf8(w.into_inner().expect("flushed")).expect("utf-8");
-        assert_eq!(text.lines().next(), Some(BATCH_COLUMNS.join(",").as_str()));
+    fn the_row_types_have_the_header_columns_in_order() {
+        assert_eq!(serialized_header::<CsvRow>(), HEADER.join(","));
+        assert_eq!(serialized_header::<BatchColumns>(), BATCH_COLUMNS.join(","));
     }
 
     #[test]
