@@ -1401,3 +1401,52 @@ fn batch_errors_are_types_a_caller_can_match() {
         "{e:?}"
     );
 }
+
+/// The batch header as the README documents it: the suite's columns, then the batch's.
+const BATCH_HEADER: &str = "index,file,empties,side,mode,score,best_moves,expected_score,\
+                            expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,\
+                            profile,move_scores,key,board,variant,repeat,selectivity,\
+                            best_found_s,peak_mb,status,probable_score,probable_level,\
+                            probable_move";
+
+/// A batch row of position `key` with `score`, `nodes` and `status`.
+fn batch_line(key: &str, score: &str, nodes: &str, status: &str) -> String {
+    format!(
+        "1,a.obf,20,X,exact,{score},C4,,,,{nodes},0.500000,2000,1,16,C4,abc,cpu,release,,\
+         {key},b,,1,100,0.100000,20.5,{status},,,\n"
+    )
+}
+
+/// Merge reads each row as a batch row: it keeps the rows it chooses as they were
+/// written, and refuses a value that is not of its column's type with the file, line and
+/// column.
+#[test]
+fn merge_reads_rows_as_batch_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.csv");
+    let b = dir.path().join("b.csv");
+    let out = dir.path().join("m.csv");
+    let timeout = batch_line("00000000000000aa", "", "900", "timeout");
+    let solved = batch_line("00000000000000aa", "+4", "1000", "solved");
+    let other = batch_line("00000000000000bb", "-2", "3000", "solved");
+    std::fs::write(&a, format!("{BATCH_HEADER}\n{timeout}{other}")).unwrap();
+    std::fs::write(&b, format!("{BATCH_HEADER}\n{solved}")).unwrap();
+    let summary = finale::batch::run_merge(&[a.clone(), b.clone()], &out, false, &mut Vec::new())
+        .expect("merged");
+    assert_eq!((summary.rows, summary.written, summary.upgraded), (3, 2, 1));
+    // Copied, not rewritten: the score keeps its `+`.
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        format!("{BATCH_HEADER}\n{other}{solved}")
+    );
+
+    let bad = batch_line("00000000000000cc", "4", "1e3", "solved");
+    std::fs::write(&b, format!("{BATCH_HEADER}\n{solved}{bad}")).unwrap();
+    let e = finale::batch::run_merge(&[a, b], &dir.path().join("m2.csv"), false, &mut Vec::new())
+        .expect_err("refused");
+    assert!(
+        matches!(&e, finale::Error::Batch(finale::batch::BatchError::BadValue { line: 3, column, .. }) if column == "nodes"),
+        "{e:?}"
+    );
+    assert!(e.to_string().ends_with("b.csv:3: bad nodes"), "{e}");
+}

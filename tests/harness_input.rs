@@ -165,6 +165,135 @@ fn an_empty_csv_is_refused_by_compare_and_report() {
     assert!(err.contains("empty.csv:1: no 'empties' column"), "{err}");
 }
 
+/// The suite columns of the first finale's CSVs, before `key` and the later columns.
+const FIRST_COLUMNS: &str = "index,file,empties,side,mode,score,best_moves,expected_score,\
+                             expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,\
+                             cpu,profile,move_scores";
+
+/// A batch CSV of the first batch (the first suite columns, then `key`, `board` and
+/// `status`), and a suite CSV of the version before `selectivity` (`key`, `board`,
+/// `variant`, `repeat` added). The timeout row's values are not read, so its `?` is not
+/// refused.
+fn older_csvs(dir: &TempDir) -> (PathBuf, PathBuf) {
+    let batch = write(
+        dir,
+        "old-batch.csv",
+        &format!(
+            "{FIRST_COLUMNS},key,board,status\n\
+             1,a.obf,20,X,exact,4,C4,4,C4,true,1000,0.500000,2000,1,16,C4 D3,abc,cpu,release,,00000000000000aa,b1,solved\n\
+             2,a.obf,22,O,exact,,,,,,5000,9.000000,,?,16,,abc,cpu,release,,00000000000000bb,b2,timeout\n\
+             3,a.obf,21,X,exact,-2,F5,-2,F5,true,3000,1.500000,2000,1,16,F5,abc,cpu,release,,00000000000000cc,b3,solved\n"
+        ),
+    );
+    let suite = write(
+        dir,
+        "old-suite.csv",
+        &format!(
+            "{FIRST_COLUMNS},key,board,variant,repeat\n\
+             1,a.obf,20,X,exact,4,C4,4,C4,true,500,0.250000,2000,1,16,C4 D3,def,cpu,release,,00000000000000aa,b1,,1\n\
+             2,a.obf,22,O,exact,6,A1,6,A1,true,700,0.300000,2000,1,16,A1,def,cpu,release,,00000000000000bb,b2,,1\n\
+             3,a.obf,21,X,exact,-2,F5,-2,F5,true,1500,0.750000,2000,1,16,F5,def,cpu,release,,00000000000000cc,b3,,1\n"
+        ),
+    );
+    (batch, suite)
+}
+
+#[test]
+fn csvs_of_older_finales_are_compared_and_reported() {
+    let dir = TempDir::new().unwrap();
+    let (batch, suite) = older_csvs(&dir);
+    let c = finale::harness::run_compare(&[batch.clone(), suite.clone()], &mut Vec::new())
+        .expect("older CSVs compare");
+    // aa and cc: bb timed out in the batch. Half the nodes and half the time on both.
+    assert_eq!((c.positions, c.node_differences), (2, 2), "{c:?}");
+    assert!((c.node_ratio - 0.5).abs() < 1e-12, "{c:?}");
+    assert!((c.time_ratio - 0.5).abs() < 1e-12, "{c:?}");
+
+    // Columns in another order, and one finale never wrote, read the same.
+    let shuffled = write(
+        &dir,
+        "shuffled.csv",
+        "note,time_s,nodes,key,mode,empties\n\
+         x,0.25,500,00000000000000aa,exact,20\n\
+         y,0.75,1500,00000000000000cc,exact,21\n",
+    );
+    let again = finale::harness::run_compare(&[batch.clone(), shuffled], &mut Vec::new())
+        .expect("columns by name");
+    let figures = |c: &finale::harness::Comparison| {
+        (c.positions, c.node_differences, c.node_ratio, c.time_ratio)
+    };
+    assert_eq!(figures(&again), figures(&c));
+
+    // The first suite CSVs had no key: compare needs one, report draws them by line.
+    let first = write(
+        &dir,
+        "first.csv",
+        &format!(
+            "{FIRST_COLUMNS}\n\
+             1,a.obf,20,X,exact,4,C4,4,C4,true,1000,0.500000,2000,1,16,C4 D3,abc,cpu,release,\n"
+        ),
+    );
+    let e = finale::harness::run_compare(&[first.clone(), suite.clone()], &mut Vec::new())
+        .expect_err("no key");
+    assert!(
+        e.to_string()
+            .ends_with("first.csv:1: no 'key' column: not a finale suite or batch CSV"),
+        "{e}"
+    );
+    let svg = dir.path().join("r.svg");
+    let mut out = Vec::new();
+    finale::harness::run_report(&[batch, suite, first], &svg, &mut out).expect("reported");
+    let out = String::from_utf8(out).unwrap();
+    for line in [
+        "first: 1 positions, 0.500 s",
+        "old-batch: 2 positions, 2.000 s",
+        "old-suite: 3 positions, 1.300 s",
+    ] {
+        assert!(out.contains(line), "{line}\n{out}");
+    }
+}
+
+#[test]
+fn a_value_not_of_its_columns_type_is_refused_naming_line_and_column() {
+    let dir = TempDir::new().unwrap();
+    let svg = dir.path().join("r.svg");
+    for (name, text, at) in [
+        // A column compare and report do not use still has its type.
+        (
+            "threads.csv",
+            "key,mode,nodes,time_s,empties,threads\na,exact,1,0.5,20,1\nb,exact,1,0.5,20,two\n",
+            "threads.csv:3: bad threads",
+        ),
+        (
+            "empties.csv",
+            "key,mode,nodes,time_s,empties\na,exact,1,0.5,x\n",
+            "empties.csv:2: bad empties (expected 0 to 64)",
+        ),
+        (
+            "ok.csv",
+            "key,mode,nodes,time_s,empties,ok\na,exact,1,0.5,20,yes\n",
+            "ok.csv:2: bad ok",
+        ),
+        (
+            "twice.csv",
+            "key,mode,nodes,time_s,empties,nodes\na,exact,1,0.5,20,2\n",
+            "twice.csv:1: two 'nodes' columns",
+        ),
+    ] {
+        let path = write(&dir, name, text);
+        let compare = refused(&["compare".as_ref(), path.as_os_str(), path.as_os_str()]);
+        let report = refused(&[
+            "report".as_ref(),
+            path.as_os_str(),
+            "--svg".as_ref(),
+            svg.as_os_str(),
+        ]);
+        for err in [compare, report] {
+            assert!(err.contains(at), "{at}: {err}");
+        }
+    }
+}
+
 /// A stand-in for another finale binary: writes `row` under `header` to the CSV named
 /// after `--csv`, as `finale suite` would.
 #[cfg(unix)]

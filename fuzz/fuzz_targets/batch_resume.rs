@@ -3,7 +3,8 @@
 //! Never a panic. A file it refuses is left as it was. When it accepts the file, the file
 //! must be what it was up to its last newline (the torn last row dropped), or a fresh
 //! header when there was no whole line (only a header cut short is accepted then); it must
-//! read as a CSV with the batch header and that many columns in every row; the keys
+//! read as a CSV with the batch header and that many columns in every row (and every
+//! value of its column's type, which `BatchOut` checks and this target does not); the keys
 //! reported done must be the rows' keys; and a row appended then must be found on the
 //! next resume, with the file still whole.
 
@@ -41,6 +42,8 @@ fn keys_of(text: &[u8]) -> HashSet<u64> {
     keys
 }
 
+/// A row of position `key` with its other columns empty (every value of a resumed file
+/// must be of its column's type).
 fn row(key: &str) -> Vec<String> {
     header()
         .iter()
@@ -48,7 +51,7 @@ fn row(key: &str) -> Vec<String> {
             if c == "key" {
                 key.to_string()
             } else {
-                "x".to_string()
+                String::new()
             }
         })
         .collect()

@@ -4,6 +4,7 @@
 use super::output::header;
 use crate::board::key::parse_key;
 use crate::error::{BatchError, Error, Result};
+use crate::results::csv_in::read_batch_row;
 use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -38,32 +39,29 @@ struct Chosen {
     file: usize,
     row: u64,
     solved: bool,
-    score: String,
+    score: Option<i32>,
     line: u64,
 }
 
-fn column(name: &str) -> usize {
-    header().iter().position(|&h| h == name).unwrap_or(0)
-}
-
+/// A merge input open for reading, its header checked to be the batch header.
 fn reader(path: &Path) -> Result<csv::Reader<std::fs::File>> {
     let mut r = csv::Reader::from_path(path).map_err(|source| Error::Csv {
         path: path.to_path_buf(),
         source,
     })?;
-    let found: Vec<String> = r
-        .headers()
-        .map_err(|source| Error::Csv {
-            path: path.to_path_buf(),
-            source,
-        })?
-        .iter()
-        .map(String::from)
-        .collect();
-    if found != header() {
+    let found = r.headers().map_err(|source| Error::Csv {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if found.iter().ne(header()) {
         return Err(BatchError::MergeHeader(path.to_path_buf()).into());
     }
     Ok(r)
+}
+
+/// A score as the CSV writes it; empty when there is none.
+fn score_text(score: Option<i32>) -> String {
+    score.map(|s| s.to_string()).unwrap_or_default()
 }
 
 /// Merges `inputs` into `out` (which must not exist unless `force`), writing conflict
@@ -101,12 +99,6 @@ pub fn run_merge(
         Ok(m) if !m.is_file() => Target::Stream,
         _ => Target::File,
     };
-    let (key_col, mode_col, score_col, status_col) = (
-        column("key"),
-        column("mode"),
-        column("score"),
-        column("status"),
-    );
     let mut summary = MergeSummary::default();
     let mut chosen: HashMap<(u64, String), Chosen> = HashMap::new();
     let mut conflicts = Vec::new();
@@ -118,15 +110,22 @@ pub fn run_merge(
             })?;
             let line = record.position().map_or(0, |p| p.line());
             summary.rows += 1;
-            let key = record.get(key_col).and_then(parse_key).ok_or_else(|| {
+            // By position: the header is the batch header, checked by `reader`.
+            let (row, batch) = read_batch_row(&record).map_err(|b| {
+                Error::from(BatchError::BadValue {
+                    path: path.clone(),
+                    line: b.line,
+                    column: b.column,
+                })
+            })?;
+            let key = parse_key(&row.key).ok_or_else(|| {
                 Error::from(BatchError::NoKey {
                     path: path.clone(),
                     line,
                 })
             })?;
-            let mode = record.get(mode_col).unwrap_or_default().to_string();
-            let solved = record.get(status_col) == Some("solved");
-            let score = record.get(score_col).unwrap_or_default().to_string();
+            let (mode, score) = (row.mode, row.score);
+            let solved = batch.status == "solved";
             let here = Chosen {
                 file: f,
                 row: i as u64,
@@ -151,10 +150,10 @@ pub fn run_merge(
                             crate::board::key::key_hex(key),
                             inputs[c.file].display(),
                             c.line,
-                            c.score,
+                            score_text(c.score),
                             path.display(),
                             here.line,
-                            here.score
+                            score_text(here.score)
                         ));
                     }
                 }
@@ -188,6 +187,8 @@ pub fn run_merge(
         for (f, path) in inputs.iter().enumerate() {
             let rows = &keep[f];
             let mut next = 0;
+            // Rows are copied as they are, not rewritten from their fields: a merge joins
+            // files, it does not reformat them.
             for (i, record) in reader(path)?.records().enumerate() {
                 if next < rows.len() && rows[next] == i as u64 {
                     let record = record.map_err(|source| Error::Csv {

@@ -8,6 +8,8 @@
 //! that does not parse stops the batch instead of being appended to.
 
 use crate::error::{BatchError, Error, Result};
+use crate::results::csv_in::read_batch_row;
+pub use crate::results::{BatchColumns, BatchRow};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
@@ -23,30 +25,9 @@ use crate::settings::BATCH_OUTPUT_CHECK_MS;
 /// finished pass as a probable answer (score, level such as `73%`, move).
 pub fn header() -> Vec<&'static str> {
     let mut h: Vec<&str> = crate::results::HEADER.to_vec();
-    h.extend([
-        "status",
-        "probable_score",
-        "probable_level",
-        "probable_move",
-    ]);
+    h.extend(crate::results::BATCH_COLUMNS);
     h
 }
-
-/// The batch's own columns, after the suite's.
-#[derive(Clone, Debug, Default, serde::Serialize)]
-pub struct BatchColumns {
-    /// `solved`, `timeout` or `error: ...`.
-    pub status: String,
-    /// A timeout's last finished pass: its score...
-    pub probable_score: String,
-    /// ...its level (`73%`..`99%`, `narrow`)...
-    pub probable_level: String,
-    /// ...and its move.
-    pub probable_move: String,
-}
-
-/// One batch row: the suite's columns, then the batch's.
-pub type BatchRow = (crate::results::CsvRow, BatchColumns);
 
 /// An output file open for appending rows.
 pub struct BatchOut {
@@ -314,7 +295,8 @@ fn end_of_last_line(file: &mut File) -> std::io::Result<u64> {
     Ok(0)
 }
 
-/// Keys of the rows of an existing output, after checking its header and every row.
+/// Keys of the rows of an existing output, after checking its header and reading every
+/// row as a [`BatchRow`].
 ///
 /// The text is read with an end marker after it: a file whose last line ends inside a
 /// quoted field reads as whole rows without it, but would swallow the rows appended next.
@@ -329,14 +311,12 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
             what,
         })
     };
-    let found: Vec<String> = reader
+    let found = reader
         .headers()
         .map_err(|e| bad(1, format!("unreadable header ({e})")))?
-        .iter()
-        .map(String::from)
-        .collect();
-    if found != header() {
-        let ours = found.first().is_some_and(|c| c == "index") && found.iter().any(|c| c == "key");
+        .clone();
+    if found.iter().ne(header()) {
+        let ours = found.get(0) == Some("index") && found.iter().any(|c| c == "key");
         return Err(bad(
             1,
             if ours {
@@ -351,25 +331,28 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
             },
         ));
     }
-    let key_col = header().iter().position(|&h| h == "key").unwrap_or(0);
     let mut done = HashSet::new();
-    let mut records = reader.records();
+    // One record reused: a resume reads millions of rows.
+    let mut record = csv::StringRecord::new();
     let mut last_line = 1;
     loop {
-        let Some(record) = records.next() else {
+        let more = reader.read_record(&mut record).map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line());
+            bad(line, format!("malformed row ({e})"))
+        })?;
+        if !more {
             return Err(bad(
                 last_line,
                 "the last row ends inside a quoted field".into(),
             ));
-        };
-        let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            bad(line, format!("malformed row ({e})"))
-        })?;
+        }
         let line = record.position().map_or(0, |p| p.line());
         last_line = line;
-        if record.len() == 1 && &record[0] == END && records.next().is_none() {
-            break;
+        if record.len() == 1 && &record[0] == END {
+            let mut after = csv::StringRecord::new();
+            if !reader.read_record(&mut after).unwrap_or(true) {
+                break;
+            }
         }
         if record.len() != found.len() {
             return Err(bad(
@@ -381,10 +364,10 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
                 ),
             ));
         }
-        let key = record
-            .get(key_col)
-            .and_then(parse_key)
-            .ok_or_else(|| bad(line, "row without a valid key".into()))?;
+        // By position: the header is the batch header, checked above.
+        let (row, _) =
+            read_batch_row(&record).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
+        let key = parse_key(&row.key).ok_or_else(|| bad(line, "row without a valid key".into()))?;
         done.insert(key);
     }
     Ok(done)
@@ -450,6 +433,26 @@ mod tests {
         std::fs::write(&path, &text).unwrap();
         let err = BatchOut::open(&path).err().unwrap().to_string();
         assert!(err.contains("damaged.csv:2"), "{err}");
+
+        // A value that is not of its column's type: not a row a finale wrote.
+        let path = dir.path().join("bad-value.csv");
+        let mut fields = row("00000000000000bb");
+        fields[header().iter().position(|&h| h == "nodes").unwrap()] = "12x".into();
+        let text = header().join(",")
+            + "\n"
+            + &row("00000000000000aa").join(",")
+            + "\n"
+            + &fields.join(",")
+            + "\n";
+        std::fs::write(&path, &text).unwrap();
+        let err = BatchOut::open(&path).err().unwrap().to_string();
+        assert!(
+            err.ends_with(
+                "bad-value.csv:3: bad nodes; not appending to a file that may be damaged"
+            ),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 
         // A last row whose final newline is inside quotes would swallow appended rows.
         let path = dir.path().join("open-quote.csv");

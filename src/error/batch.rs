@@ -142,6 +142,16 @@ pub enum BatchError {
         /// 1-based line.
         line: u64,
     },
+    /// A merge input value that is not of its column's type.
+    #[error("{}:{line}: bad {column}", path.display())]
+    BadValue {
+        /// The input.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// The column.
+        column: String,
+    },
     /// A merged row that could not be written for a reason other than I/O.
     #[error("cannot write {}: {kind}", path.display())]
     MergeWrite {

@@ -15,6 +15,14 @@ pub enum CompareError {
         /// The column.
         column: String,
     },
+    /// A CSV whose header names a column twice.
+    #[error("{}:1: two '{column}' columns", path.display())]
+    DuplicateColumn {
+        /// The CSV.
+        path: PathBuf,
+        /// The column.
+        column: String,
+    },
     /// A value that does not parse.
     #[error("{}:{line}: bad {column}{expected}", path.display())]
     BadValue {

@@ -7,6 +7,7 @@ mod batch;
 mod calibrate;
 mod compare;
 mod request;
+mod results;
 mod suite;
 mod train;
 
@@ -15,6 +16,7 @@ pub use batch::BatchError;
 pub use calibrate::CalibrateError;
 pub use compare::CompareError;
 pub use request::RequestError;
+pub use results::ResultsError;
 pub use suite::SuiteError;
 pub use train::TrainError;
 
@@ -69,6 +71,9 @@ pub enum Error {
     /// A batch, merge or shard error.
     #[error(transparent)]
     Batch(#[from] BatchError),
+    /// A results error (the suite CSV's default name).
+    #[error(transparent)]
+    Results(#[from] ResultsError),
     /// Evaluation weights that cannot be used.
     #[error(transparent)]
     Eval(#[from] crate::eval::EvalError),
@@ -78,9 +83,6 @@ pub enum Error {
     /// A request that cannot be served as asked.
     #[error(transparent)]
     Request(#[from] RequestError),
-    /// A request that cannot be served (e.g. an empty input file).
-    #[error("{0}")]
-    Invalid(String),
 }
 
 /// Result with finale's error.

@@ -35,25 +35,18 @@ fn median(v: &mut [f64]) -> f64 {
 /// Reads the solved rows of a suite or batch CSV, grouped by variant label.
 fn load(path: &Path) -> Result<BTreeMap<String, Run>> {
     let mut csv = RunCsv::open(path)?;
-    let (key, mode, nodes, time, empties) = (
-        csv.need("key")?,
-        csv.need("mode")?,
-        csv.need("nodes")?,
-        csv.need("time_s")?,
-        csv.need("empties")?,
-    );
-    let variant = csv.col("variant");
+    csv.need(&["key", "mode", "nodes", "time_s", "empties"])?;
     let mut runs: BTreeMap<String, Run> = BTreeMap::new();
-    csv.for_each_solved(|row| {
-        let label = variant.map(|v| row.text(v).to_string()).unwrap_or_default();
+    csv.for_each_solved(|solved| {
+        let row = &solved.row;
         let m = runs
-            .entry(label)
+            .entry(row.variant.clone())
             .or_default()
-            .entry((row.text(key).to_string(), row.text(mode).to_string()))
+            .entry((row.key.clone(), row.mode.clone()))
             .or_default();
-        m.empties = row.empties(empties, "empties")?;
-        m.nodes.push(row.parse(nodes, "nodes")?);
-        m.times.push(row.seconds(time, "time_s")?);
+        m.empties = solved.empties()?;
+        m.nodes.push(solved.nodes()?);
+        m.times.push(solved.seconds()?);
         Ok(())
     })?;
     Ok(runs)

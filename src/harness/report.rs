@@ -24,29 +24,29 @@ fn load(files: &[PathBuf]) -> Result<BTreeMap<String, Vec<Point>>> {
     let mut runs: BTreeMap<String, Vec<Point>> = BTreeMap::new();
     for path in files {
         let mut csv = RunCsv::open(path)?;
-        let (empties, time, nodes) = (
-            csv.need("empties")?,
-            csv.need("time_s")?,
-            csv.need("nodes")?,
-        );
-        let (key, variant) = (csv.col("key"), csv.col("variant"));
+        csv.need(&["empties", "time_s", "nodes"])?;
+        let has_key = csv.has("key");
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        csv.for_each_solved(|row| {
-            let t = row.seconds(time, "time_s")?;
-            // Parsed as a count: a float column would take `inf` and `NaN`.
-            let n = row.parse::<u64>(nodes, "nodes")? as f64;
-            let label = match variant.map(|v| row.text(v)).filter(|v| !v.is_empty()) {
-                Some(v) => format!("{stem} [{v}]"),
-                None => stem.clone(),
+        csv.for_each_solved(|solved| {
+            let row = &solved.row;
+            let t = solved.seconds()?;
+            // A count: a float column would take `inf` and `NaN` (the row type's u64
+            // refuses them).
+            let n = solved.nodes()? as f64;
+            let label = match row.variant.as_str() {
+                "" => stem.clone(),
+                v => format!("{stem} [{v}]"),
             };
             runs.entry(label).or_default().push(Point {
-                key: key
-                    .map(|k| row.text(k).to_string())
-                    .unwrap_or_else(|| row.line.to_string()),
-                empties: row.empties(empties, "empties")?,
+                key: if has_key {
+                    row.key.clone()
+                } else {
+                    solved.line.to_string()
+                },
+                empties: solved.empties()?,
                 time: t.max(1e-6),
                 // Times below the clock's microsecond are not measured: a rate from
                 // them would be meaningless, and from a denormal time infinite.

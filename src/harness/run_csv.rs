@@ -1,33 +1,20 @@
-//! Reading suite and batch CSVs back (compare, report): columns found by name, only the
-//! solved rows, every error naming the file and line.
+//! Reading suite and batch CSVs back (compare, report): each row read as the suite's and
+//! the batch's row types, columns matched by name, only the solved rows, every error
+//! naming the file, line and column.
 
 use crate::error::{CompareError, Error, Result};
+use crate::results::csv_in::{BadValue, MAX_EMPTIES, duplicate_column, read_row};
+pub use crate::results::csv_in::{MAX_SECONDS, is_seconds, parse_seconds};
+use crate::results::{BatchColumns, CsvRow};
+use csv::StringRecord;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
-
-/// The longest solve time accepted from a CSV, in seconds (about 31 years). Larger values
-/// are not measurements, and they would overflow the sums and plot ranges built from them.
-pub const MAX_SECONDS: f64 = 1e9;
-
-/// The most empty squares a board can have.
-const MAX_EMPTIES: u32 = 64;
-
-/// Whether `t` can be a solve time in seconds: from 0 to [`MAX_SECONDS`] (not NaN).
-pub fn is_seconds(t: f64) -> bool {
-    (0.0..=MAX_SECONDS).contains(&t)
-}
-
-/// `text` as a solve time in seconds (see [`is_seconds`]).
-pub fn parse_seconds(text: &str) -> Option<f64> {
-    text.parse::<f64>().ok().filter(|&t| is_seconds(t))
-}
 
 /// A suite or batch CSV open for reading.
 pub struct RunCsv<R = File> {
     path: PathBuf,
-    header: Vec<String>,
+    header: StringRecord,
     reader: csv::Reader<R>,
 }
 
@@ -36,7 +23,10 @@ pub struct SolvedRow<'a> {
     path: &'a Path,
     /// Line number in the file.
     pub line: u64,
-    record: csv::StringRecord,
+    /// The suite's columns; those the file does not have are empty.
+    pub row: CsvRow,
+    /// The batch's columns; empty in a suite CSV.
+    pub batch: BatchColumns,
 }
 
 impl RunCsv {
@@ -51,7 +41,8 @@ impl RunCsv {
 }
 
 impl<R: Read> RunCsv<R> {
-    /// Reads the header of the CSV text `reader`; errors name `path`.
+    /// Reads the header of the CSV text `reader`; errors name `path`. A header that names
+    /// a column twice is refused: its rows could not be read by name.
     pub fn from_reader(reader: R, path: &Path) -> Result<RunCsv<R>> {
         let mut reader = csv::Reader::from_reader(reader);
         let header = reader
@@ -60,9 +51,14 @@ impl<R: Read> RunCsv<R> {
                 path: path.to_path_buf(),
                 source,
             })?
-            .iter()
-            .map(String::from)
-            .collect();
+            .clone();
+        if let Some(column) = duplicate_column(&header) {
+            return Err(CompareError::DuplicateColumn {
+                path: path.to_path_buf(),
+                column: column.to_string(),
+            }
+            .into());
+        }
         Ok(RunCsv {
             path: path.to_path_buf(),
             header,
@@ -70,19 +66,21 @@ impl<R: Read> RunCsv<R> {
         })
     }
 
-    /// The index of column `name`, if the file has it.
-    pub fn col(&self, name: &str) -> Option<usize> {
-        self.header.iter().position(|h| h == name)
+    /// Whether the file has column `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.header.iter().any(|h| h == name)
     }
 
-    /// The index of column `name`, which the file must have.
-    pub fn need(&self, name: &str) -> Result<usize> {
-        self.col(name).ok_or_else(|| {
-            Error::from(CompareError::MissingColumn {
+    /// Checks that the file has each column of `names`; the error names the first missing.
+    pub fn need(&self, names: &[&str]) -> Result<()> {
+        match names.iter().find(|&&name| !self.has(name)) {
+            None => Ok(()),
+            Some(name) => Err(CompareError::MissingColumn {
                 path: self.path.clone(),
                 column: name.to_string(),
-            })
-        })
+            }
+            .into()),
+        }
     }
 
     /// Calls `visit` with every solved row (every row when the file has no `status`).
@@ -90,20 +88,25 @@ impl<R: Read> RunCsv<R> {
         &mut self,
         mut visit: impl FnMut(&SolvedRow) -> Result<()>,
     ) -> Result<()> {
-        let status = self.col("status");
+        let all_solved = !self.has("status");
         for rec in self.reader.records() {
             let record = rec.map_err(|source| Error::Csv {
                 path: self.path.clone(),
                 source,
             })?;
-            if status.is_some_and(|s| record.get(s) != Some("solved")) {
+            let read_error = |BadValue { line, column }| bad(&self.path, line, &column);
+            // The batch half first: a row that is not solved is skipped unread, as the
+            // values of a timeout or an error row are not used.
+            let batch: BatchColumns = read_row(&record, &self.header).map_err(read_error)?;
+            if !all_solved && batch.status != "solved" {
                 continue;
             }
-            let line = record.position().map_or(0, |p| p.line());
+            let row: CsvRow = read_row(&record, &self.header).map_err(read_error)?;
             visit(&SolvedRow {
                 path: &self.path,
-                line,
-                record,
+                line: record.position().map_or(0, |p| p.line()),
+                row,
+                batch,
             })?;
         }
         Ok(())
@@ -111,42 +114,41 @@ impl<R: Read> RunCsv<R> {
 }
 
 impl SolvedRow<'_> {
-    /// The text of column `i` (empty when the row is short).
-    pub fn text(&self, i: usize) -> &str {
-        self.record.get(i).unwrap_or_default()
+    /// The `nodes` column, which the row must have.
+    pub fn nodes(&self) -> Result<u64> {
+        self.row.nodes.ok_or_else(|| self.bad("nodes"))
     }
 
-    /// Column `i` parsed; the error names the file, line and column `name`.
-    pub fn parse<T: FromStr>(&self, i: usize, name: &str) -> Result<T> {
-        self.text(i).parse().map_err(|_| self.bad(name, ""))
+    /// The `time_s` column as a solve time (see [`parse_seconds`]).
+    pub fn seconds(&self) -> Result<f64> {
+        parse_seconds(&self.row.time_s).ok_or_else(|| self.bad("time_s"))
     }
 
-    /// Column `i` as a solve time (see [`parse_seconds`]); the error names the file, line
-    /// and column `name`.
-    pub fn seconds(&self, i: usize, name: &str) -> Result<f64> {
-        parse_seconds(self.text(i)).ok_or_else(|| {
-            self.bad(
-                name,
-                &format!(" (expected seconds from 0 to {MAX_SECONDS:e})"),
-            )
-        })
-    }
-
-    /// Column `i` as a number of empty squares, 0 to 64.
-    pub fn empties(&self, i: usize, name: &str) -> Result<u32> {
-        self.text(i)
-            .parse()
-            .ok()
+    /// The `empties` column: a number of empty squares, 0 to 64.
+    pub fn empties(&self) -> Result<u32> {
+        self.row
+            .empties
             .filter(|&e| e <= MAX_EMPTIES)
-            .ok_or_else(|| self.bad(name, &format!(" (expected 0 to {MAX_EMPTIES})")))
+            .ok_or_else(|| self.bad("empties"))
     }
 
-    fn bad(&self, name: &str, expected: &str) -> Error {
-        Error::from(CompareError::BadValue {
-            path: self.path.to_path_buf(),
-            line: self.line,
-            column: name.to_string(),
-            expected: expected.to_string(),
-        })
+    fn bad(&self, column: &str) -> Error {
+        bad(self.path, self.line, column)
     }
+}
+
+/// The error of a bad value in `column` on `line` of `path`, saying what the column takes
+/// when that is not plain from its name.
+fn bad(path: &Path, line: u64, column: &str) -> Error {
+    let expected = match column {
+        "time_s" => format!(" (expected seconds from 0 to {MAX_SECONDS:e})"),
+        "empties" => format!(" (expected 0 to {MAX_EMPTIES})"),
+        _ => String::new(),
+    };
+    Error::from(CompareError::BadValue {
+        path: path.to_path_buf(),
+        line,
+        column: column.to_string(),
+        expected,
+    })
 }

@@ -6,9 +6,9 @@ use super::machine;
 use super::row::Row;
 use crate::board::Position;
 use crate::board::key::{key_hex, position_key};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ResultsError};
 use crate::search::Mode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -187,10 +187,12 @@ pub fn create_unique(dir: &Path, base: &str) -> Result<(PathBuf, File)> {
             Err(source) => return Err(Error::Write { path, source }),
         }
     }
-    Err(Error::Invalid(format!(
-        "{}: {base}.csv to {base}-{MAX_SUFFIX}.csv all exist; give --csv PATH",
-        dir.display()
-    )))
+    Err(ResultsError::NamesTaken {
+        dir: dir.to_path_buf(),
+        base: base.to_string(),
+        last: MAX_SUFFIX,
+    }
+    .into())
 }
 
 /// A score in `mode`'s terms: the sign only for wld.
@@ -203,9 +205,14 @@ fn class(mode: Mode, score: i32) -> i32 {
 }
 
 /// One row of the suite CSV, the columns in [`HEADER`] order (a test checks that they
-/// agree). The batch writes it followed by its own columns. Fields a row does not have
-/// (a batch timeout has no score) stay empty.
-#[derive(Clone, Debug, Default, Serialize)]
+/// agree). The batch writes it followed by its own columns ([`BatchRow`]). Fields a row
+/// does not have (a batch timeout has no score) stay empty.
+///
+/// The same type reads the CSVs back ([`super::csv_in`]). A column a file lacks reads as
+/// empty (`serde(default)`): CSVs of older finales, which compare and report read by
+/// column name, have fewer columns.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct CsvRow {
     pub index: Option<usize>,
     pub file: String,
@@ -239,6 +246,33 @@ pub struct CsvRow {
     /// MB, 1 decimal.
     pub peak_mb: String,
 }
+
+/// The batch's own columns, after the suite's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BatchColumns {
+    /// `solved`, `timeout` or `error: ...`.
+    pub status: String,
+    /// A timeout's last finished pass: its score...
+    pub probable_score: String,
+    /// ...its level (`73%`..`99%`, `narrow`)...
+    pub probable_level: String,
+    /// ...and its move.
+    pub probable_move: String,
+}
+
+/// The names of [`BatchColumns`], in order.
+pub const BATCH_COLUMNS: [&str; 4] = [
+    "status",
+    "probable_score",
+    "probable_level",
+    "probable_move",
+];
+
+/// One batch row: the suite's columns, then the batch's. Written as one record, and read
+/// back by position ([`super::csv_in::read_batch_row`]) or, by compare and report, each
+/// half by column name.
+pub type BatchRow = (CsvRow, BatchColumns);
 
 /// Seconds as written in the CSVs: 6 decimals.
 pub fn seconds(t: std::time::Duration) -> String {
@@ -302,13 +336,20 @@ pub fn record(row: &Row, info: &RunInfo) -> CsvRow {
 mod tests {
     use super::*;
 
-    /// The serialized columns are the documented ones, in order.
-    #[test]
-    fn a_row_has_the_header_columns_in_order() {
+    /// The header csv's serializer writes for a `T`: its field names, in order.
+    fn serialized_header<T: Serialize + Default>() -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
-        w.serialize(CsvRow::default()).expect("serializes");
+        w.serialize(T::default()).expect("serializes");
         let text = String::from_utf8(w.into_inner().expect("flushed")).expect("utf-8");
-        assert_eq!(text.lines().next(), Some(HEADER.join(",").as_str()));
+        text.lines().next().expect("a header").to_string()
+    }
+
+    /// The serialized columns are the documented ones, in order; the batch's too, as a
+    /// batch row is read back by position.
+    #[test]
+    fn the_row_types_have_the_header_columns_in_order() {
+        assert_eq!(serialized_header::<CsvRow>(), HEADER.join(","));
+        assert_eq!(serialized_header::<BatchColumns>(), BATCH_COLUMNS.join(","));
     }
 
     #[test]
@@ -319,6 +360,32 @@ mod tests {
         );
         assert_eq!(file_stem(Path::new("x")), "x");
         assert_eq!(file_stem(Path::new("/")), "suite");
+    }
+
+    /// When every name is taken the error is a type, with the message it always had.
+    #[test]
+    fn a_directory_with_every_name_taken_is_a_typed_error() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
+        File::create(dir.join("s.csv")).expect("create");
+        for n in 2..=10_000 {
+            File::create(dir.join(format!("s-{n}.csv"))).expect("create");
+        }
+        let e = create_unique(dir, "s").expect_err("all taken");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: s.csv to s-10000.csv all exist; give --csv PATH",
+                dir.display()
+            )
+        );
+        assert!(
+            matches!(
+                e,
+                Error::Results(ResultsError::NamesTaken { last: 10_000, .. })
+            ),
+            "{e:?}"
+        );
     }
 
     #[test]

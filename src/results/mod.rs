@@ -1,8 +1,10 @@
 //! What the suite and the batch share: the row of a solved position and its check against
-//! the input, the CSV it is written to, text forms of scores and moves, machine facts, and
-//! the distribution of per-position figures. Below both, so that neither imports the other.
+//! the input, the CSV rows it is written as and read back into, text forms of scores and
+//! moves, machine facts, and the distribution of per-position figures. Below both, so that
+//! neither imports the other.
 
 pub mod check;
+pub mod csv_in;
 pub mod csv_out;
 pub mod format;
 pub mod histogram;
@@ -10,6 +12,8 @@ pub mod machine;
 pub mod row;
 
 pub use check::{Verdict, check};
-pub use csv_out::{CsvOut, CsvRow, CsvTarget, HEADER, RunInfo};
+pub use csv_out::{
+    BATCH_COLUMNS, BatchColumns, BatchRow, CsvOut, CsvRow, CsvTarget, HEADER, RunInfo,
+};
 pub use machine::{MAX_HASH_MB, check_hash_mb};
 pub use row::{Row, checked_row, peak_mb};
