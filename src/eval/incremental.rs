@@ -108,7 +108,7 @@ static TOUCHES: [[Touch; MAX_TOUCHES]; 64] = touch_table();
 
 /// The pattern instances reading square `sq` and the weight of its digit in each.
 #[inline(always)]
-pub fn touches(sq: usize) -> &'static [Touch] {
+fn touches(sq: usize) -> &'static [Touch] {
     &TOUCHES[sq][..COUNTS[sq] as usize]
 }
 

@@ -39,7 +39,7 @@ pub(crate) type MoveList = ArrayVec<Move, 64>;
 pub(crate) fn scored_moves(
     b: &Board,
     moves: u64,
-    tt_move: Option<u8>,
+    tt_move: Option<Square>,
     prefetch: Option<&TranspositionTable>,
     list: &mut MoveList,
 ) {
@@ -193,9 +193,8 @@ impl Search<'_> {
         let mut best = -65;
         let mut best_move = None;
         let mut searched = 0;
-        if let Some(sq) = tt_move.filter(|&sq| moves >> sq & 1 != 0) {
-            let square = Square::from_index(sq.into());
-            let child = b.play_with_flips(square, flips(b.player, b.opponent, square));
+        if let Some(sq) = tt_move.filter(|sq| moves & sq.bit() != 0) {
+            let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
             let v = -self.search(child, -beta, -alpha, n - 1);
             if self.stopped {
                 return 0;
@@ -203,14 +202,14 @@ impl Search<'_> {
             best = v;
             best_move = Some(sq);
             alpha = alpha.max(v);
-            moves &= !(1u64 << sq);
+            moves &= !sq.bit();
             searched = 1;
         }
         if best < beta && moves != 0 {
             if let Some((v, sq)) = self.search_rest(b, moves, alpha, beta, n, searched) {
                 if v > best {
                     best = v;
-                    best_move = Some(sq);
+                    best_move = Some(Square::from_index(sq.into()));
                 }
             } else if self.stopped {
                 return 0;

@@ -80,15 +80,21 @@ const fn build_square_values() -> [i32; 64] {
 /// tried first. Few opponent moves (corners counted twice) weigh most; then few empty
 /// squares next to our discs, our stable edge discs, the square's value and parity.
 #[inline]
-pub fn fastest_first(child: &Board, sq: Square, odd: u64, tt_move: Option<u8>, light: bool) -> i32 {
-    let sq = sq.index();
+pub fn fastest_first(
+    child: &Board,
+    sq: Square,
+    odd: u64,
+    tt_move: Option<Square>,
+    light: bool,
+) -> i32 {
     if child.player == 0 {
         return ORDER_WIPEOUT_BONUS;
     }
     let mut s = 0;
-    if tt_move == Some(sq as u8) {
+    if tt_move == Some(sq) {
         s += ORDER_TT_MOVE_BONUS;
     }
+    let sq = sq.index();
     let m = legal_moves(child.player, child.opponent);
     let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
     s -= mobility * ORDER_MOBILITY_WEIGHT;

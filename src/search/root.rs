@@ -408,11 +408,10 @@ fn table_line(s: &Search, mut b: Board, max: usize, pv: &mut Vec<PvMove>) {
             continue;
         }
         let n = b.empty_count();
-        let Some(m) = s.table(n).probe(&b).and_then(|h| h.best_move) else {
+        let Some(sq) = s.table(n).probe(&b).and_then(|h| h.best_move) else {
             return;
         };
-        let sq = Square::from_index(u32::from(m));
-        if moves & (1u64 << m) == 0 {
+        if moves & sq.bit() == 0 {
             return;
         }
         let Some(next) = b.play(sq) else { return };

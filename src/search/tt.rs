@@ -28,7 +28,7 @@
 
 use super::level::Level;
 use super::table_memory::{Zeroable, ZeroedSlice};
-use crate::board::Board;
+use crate::board::{Board, Square};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What a probe found.
@@ -39,7 +39,7 @@ pub struct TtHit {
     /// The exact score is at most this.
     pub upper: i32,
     /// Best move found, if any (square index).
-    pub best_move: Option<u8>,
+    pub best_move: Option<Square>,
     /// How far the bounds can be trusted: searches at this level or below may use them.
     pub level: Level,
 }
@@ -251,7 +251,7 @@ impl TranspositionTable {
                 return Some(TtHit {
                     lower: data::lower(d),
                     upper: data::upper(d),
-                    best_move: (best != NO_MOVE).then_some(best as u8),
+                    best_move: (best != NO_MOVE).then(|| Square::from_index(best as u32)),
                     level: Level::from_bits(data::level(d)),
                 });
             }
@@ -270,7 +270,7 @@ impl TranspositionTable {
         alpha: i32,
         beta: i32,
         score: i32,
-        best_move: Option<u8>,
+        best_move: Option<Square>,
         level: Level,
         nodes: u64,
     ) {
@@ -284,7 +284,7 @@ impl TranspositionTable {
         let generation = self.current_generation();
         let date = self.date.load(Relaxed) as u8;
         let bucket = self.bucket(board);
-        let mut best = best_move.map_or(NO_MOVE, |m| m as u64);
+        let mut best = best_move.map_or(NO_MOVE, |m| m.index() as u64);
         let cost = 64 - nodes.leading_zeros() as u64;
 
         // The same position: merge the bounds, keep the old best move if none is new.
@@ -352,28 +352,32 @@ mod tests {
     use super::*;
     const EXACT: Level = Level::EXACT;
 
+    fn sq(index: u32) -> Square {
+        Square::from_index(index)
+    }
+
     #[test]
     fn store_probe_merge_and_clear() {
         let mut tt = TranspositionTable::new(1);
         let b = Board::START;
         assert_eq!(tt.probe(&b), None);
-        tt.store(&b, -10, 10, 12, Some(19), EXACT, 1000);
+        tt.store(&b, -10, 10, 12, Some(sq(19)), EXACT, 1000);
         let h = tt.probe(&b).unwrap();
-        assert_eq!((h.lower, h.upper, h.best_move), (12, 64, Some(19)));
+        assert_eq!((h.lower, h.upper, h.best_move), (12, 64, Some(sq(19))));
         tt.store(&b, 11, 13, 12, None, EXACT, 1000);
         let h = tt.probe(&b).unwrap();
-        assert_eq!((h.lower, h.upper, h.best_move), (12, 12, Some(19)));
+        assert_eq!((h.lower, h.upper, h.best_move), (12, 12, Some(sq(19))));
         // A less trusted result does not overwrite exact bounds; a more trusted one does.
         tt.store(&b, -10, 10, -20, None, Level::NARROW, 1000);
         assert_eq!(tt.probe(&b).unwrap().lower, 12);
         let c = b.pass();
-        tt.store(&c, -10, 10, -20, Some(3), Level::NARROW, 1000);
+        tt.store(&c, -10, 10, -20, Some(sq(3)), Level::NARROW, 1000);
         assert_eq!(tt.probe(&c).unwrap().level, Level::NARROW);
-        tt.store(&c, -10, 10, 4, Some(5), EXACT, 1000);
+        tt.store(&c, -10, 10, 4, Some(sq(5)), EXACT, 1000);
         let h = tt.probe(&c).unwrap();
         assert_eq!(
             (h.lower, h.upper, h.best_move, h.level),
-            (4, 4, Some(5), EXACT)
+            (4, 4, Some(sq(5)), EXACT)
         );
         tt.clear();
         assert_eq!(tt.probe(&b), None);
@@ -444,9 +448,12 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a.empty_count(), b.empty_count());
 
-        tt.store(&a, -65, 65, v1, Some(m1), EXACT, 1000);
+        tt.store(&a, -65, 65, v1, Some(sq(m1.into())), EXACT, 1000);
         let h = tt.probe(&a).unwrap();
-        assert_eq!((h.lower, h.upper, h.best_move), (v1, v1, Some(m1)));
+        assert_eq!(
+            (h.lower, h.upper, h.best_move),
+            (v1, v1, Some(sq(m1.into())))
+        );
         assert_eq!(tt.probe(&b), None);
         // The second write's data word has landed, its board words not yet.
         let slot = &tt.bucket(&a).entries[0];
@@ -490,7 +497,7 @@ mod tests {
             })
             .collect();
         let value = |i: usize| (i as i32 * 11) % 129 - 64;
-        let best = |i: usize| (i * 7 % 64) as u8;
+        let best = |i: usize| sq((i * 7 % 64) as u32);
         // One bucket: every write lands where the readers look. Writers only store,
         // readers only probe, so reads overlap writes as often as possible.
         for (tt, n) in [
