@@ -30,11 +30,9 @@
 //! uses it only when it is strictly smaller and no weight is `i16::MIN`, which
 //! it cannot express.
 
-use std::ffi::OsString;
-use std::fs::{self, File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use thiserror::Error;
 
@@ -339,12 +337,14 @@ impl WeightFile {
         })
     }
 
-    /// Writes atomically: a temporary file in the same directory, fsync, then rename; never leaves a half-written file under `path`.
+    /// Writes atomically: a temporary file in the same directory, fsync, then
+    /// rename; never leaves a half-written file under `path`.
     ///
-    /// A crash or full disk mid-write therefore leaves the previous weights in
-    /// place, at worst with a stray temporary file beside them. A value that
-    /// could not be read back (weights not filling the phases, meta over 64 KiB,
-    /// over 64 M weights) is refused before anything is written.
+    /// A crash mid-write therefore leaves the previous weights in place, at worst
+    /// with a stray temporary file beside them; any error (a full disk) removes the
+    /// temporary file. A value that could not be read back (weights not filling the
+    /// phases, meta over 64 KiB, over 64 M weights) is refused before anything is
+    /// written.
     pub fn save(&self, path: &Path) -> Result<(), WeightFileError> {
         let origin = path.display().to_string();
         self.check(&origin)?;
@@ -640,62 +640,46 @@ fn decode_zero_runs(
     Ok(weights)
 }
 
-/// Distinguishes temporary files of concurrent saves within one process; the
-/// process id distinguishes processes.
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
 fn write_atomically(path: &Path, bytes: &[u8], origin: &str) -> Result<(), WeightFileError> {
     let io_error = |action: String, source| WeightFileError::Io {
         origin: origin.to_owned(),
         action,
         source,
     };
-    let Some(name) = path.file_name() else {
-        return Err(io_error(
-            "cannot save".to_owned(),
-            io::Error::new(io::ErrorKind::InvalidInput, "path does not name a file"),
-        ));
-    };
     // Same directory, so the rename stays within one file system and is atomic.
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let mut temp_name = OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(format!(
-        ".tmp-{}-{}",
-        std::process::id(),
-        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let temp = dir.join(temp_name);
-
-    let written = (|| {
-        // `create_new` so that a leftover or foreign file is never written through.
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .map_err(|e| {
-                io_error(
-                    format!("cannot create temporary file {}", temp.display()),
-                    e,
-                )
-            })?;
-        file.write_all(bytes)
-            .map_err(|e| io_error(format!("cannot write {}", temp.display()), e))?;
-        // The data must be on disk before the rename makes it the file;
-        // otherwise a crash could leave the new name on empty blocks.
-        file.sync_all()
-            .map_err(|e| io_error(format!("cannot sync {}", temp.display()), e))?;
-        fs::rename(&temp, path)
-            .map_err(|e| io_error(format!("cannot rename {} over it", temp.display()), e))
-    })();
-    if written.is_err() {
-        // Best effort: the error being reported matters more than a stray file.
-        let _ = fs::remove_file(&temp);
-        return written;
-    }
+    // Named after the file, so that one left by a crash says whose it was.
+    let mut prefix = std::ffi::OsString::from(".");
+    prefix.push(path.file_name().unwrap_or_default());
+    prefix.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // Temporary files are private by default; the weights are for whoever runs
+    // finale, as any file created plainly would be.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temp = builder.tempfile_in(dir).map_err(|e| {
+        io_error(
+            format!("cannot create a temporary file in {}", dir.display()),
+            e,
+        )
+    })?;
+    // From here an error drops `temp`, which removes it.
+    let temp_name = temp.path().display().to_string();
+    // Through the file itself: tempfile's own writer repeats the path in its errors.
+    temp.as_file_mut()
+        .write_all(bytes)
+        .map_err(|e| io_error(format!("cannot write {temp_name}"), e))?;
+    // The data must be on disk before the rename makes it the file;
+    // otherwise a crash could leave the new name on empty blocks.
+    temp.as_file()
+        .sync_all()
+        .map_err(|e| io_error(format!("cannot sync {temp_name}"), e))?;
+    temp.persist(path)
+        .map_err(|e| io_error(format!("cannot rename {temp_name} over it"), e.error))?;
     sync_dir(dir).map_err(|e| {
         io_error(
             format!("saved, but cannot sync directory {}", dir.display()),
@@ -720,6 +704,8 @@ fn sync_dir(_dir: &Path) -> io::Result<()> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::ffi::OsString;
+    use std::fs;
 
     const ORIGIN: &str = "weights/eval.bin";
 
@@ -1135,25 +1121,60 @@ mod tests {
         let second = sample(1, 10, 0, 16);
         second.save(&path).unwrap();
         assert!(WeightFile::load(&path).unwrap() == second);
-        let names: Vec<_> = fs::read_dir(dir.path())
+        assert_eq!(names(dir.path()), ["eval.bin"]);
+    }
+
+    /// The names of the files in `dir`.
+    fn names(dir: &Path) -> Vec<OsString> {
+        fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names, [OsString::from("eval.bin")]);
+            .collect()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_saved_file_has_the_mode_of_a_file_created_plainly() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eval.bin");
+        sample(1, 10, 0, 28).save(&path).unwrap();
+        let plain = dir.path().join("plain");
+        fs::write(&plain, b"").unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode();
+        assert_eq!(mode(&path), mode(&plain));
+    }
+
+    /// Saves to `path`, which must fail with an I/O error of one line that names the
+    /// path, then says `says`.
+    fn save_fails(path: &Path, says: &str) {
+        let err = sample(1, 10, 0, 29).save(path).unwrap_err();
+        assert!(matches!(err, WeightFileError::Io { .. }), "{err:?}");
+        let message = err.to_string();
+        assert!(
+            message.starts_with(&format!("{}: {says}", path.display())),
+            "{message}"
+        );
+        assert!(!message.contains('\n'), "{message}");
+    }
+
+    #[test]
+    fn a_failed_rename_leaves_the_target_and_no_temporaries() {
+        // A directory where the file should go: everything succeeds but the rename.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("eval.bin");
+        fs::create_dir(&path).unwrap();
+        fs::write(path.join("inside"), b"kept").unwrap();
+        save_fails(&path, "cannot rename ");
+        assert_eq!(fs::read(path.join("inside")).unwrap(), b"kept");
+        assert_eq!(names(dir.path()), ["eval.bin"]);
     }
 
     #[test]
     fn save_into_a_missing_directory_names_the_path() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("no-such-dir").join("eval.bin");
-        let err = sample(1, 10, 0, 17).save(&path).unwrap_err();
-        assert!(matches!(err, WeightFileError::Io { .. }), "{err:?}");
-        let message = err.to_string();
-        assert!(
-            message.starts_with(&format!("{}: ", path.display())),
-            "{message}"
-        );
-        assert!(!message.contains('\n'), "{message}");
+        save_fails(&path, "cannot create a temporary file in ");
         assert!(!path.exists());
     }
 
