@@ -338,6 +338,36 @@ fn weights_unlike_their_mirror_image_are_refused() {
 }
 
 #[test]
+fn the_shipped_file_is_this_versions_and_expands_by_the_ties() {
+    let bytes = fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/weights/eval.bin")).unwrap();
+    assert_eq!(bytes[8..12], 2u32.to_le_bytes());
+    let (file, checksum) = WeightFile::from_bytes(&bytes, ORIGIN).unwrap();
+    assert_eq!(bytes[bytes.len() - 4..], checksum.to_le_bytes());
+    assert_eq!(
+        (file.pattern_set, file.per_phase as usize),
+        (PATTERN_SET, PER_PHASE)
+    );
+    let canon = canonical_indices();
+    let kept: Vec<usize> = (0..PER_PHASE).filter(|&i| canon[i] as usize == i).collect();
+    let stored: Vec<i16> = inflate_all(sections(&bytes).1)
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    assert!(naive_expand(&stored, &canon, &kept, file.phases as usize) == file.weights);
+    // What this build writes for the same weights, byte for byte (else training
+    // could no longer reproduce the file).
+    assert!(file.to_bytes(ORIGIN).unwrap() == bytes);
+
+    // The weights shipped in version 1 (checksum 418a5484, 4 355 956 bytes), which
+    // version 1 wrote as zero runs.
+    let runs = zero_runs(&file.weights);
+    let meta = file.meta.as_bytes();
+    let v1 = sealed_v1(PATTERN_SET, file.phases, file.per_phase, meta, 1, &runs);
+    assert_eq!(v1.len(), 4_355_956);
+    assert_eq!(v1[v1.len() - 4..], 0x418a_5484u32.to_le_bytes());
+}
+
+#[test]
 fn checksum_is_the_stored_crc_and_tracks_the_weights() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("eval.bin");
