@@ -726,6 +726,51 @@ fn train_refuses_to_replace_weights_unless_forced() {
     assert_eq!(fs::read_to_string(&path).expect("kept"), "keep me");
 }
 
+/// A save that fails as on a full disk (a file size limit of a few kB, under which writes
+/// fail as they do on a full disk) leaves the old weights and no temporary file.
+#[cfg(unix)]
+#[test]
+fn train_on_a_full_disk_keeps_the_old_weights() {
+    let (dir, path) = temp_file("w.bin", "keep me");
+    // The signal a write past the limit sends is ignored, which leaves an error.
+    let mut cmd = std::process::Command::new("sh");
+    cmd.args(["-c", "ulimit -f 4 && trap '' XFSZ && exec \"$@\"", "sh"])
+        .arg(env!("CARGO_BIN_EXE_finale"))
+        .args([
+            "train",
+            "--games",
+            "4",
+            "--generations",
+            "1",
+            "--epochs",
+            "1",
+        ])
+        .args([
+            "--exact-max-empties",
+            "8",
+            "--threads",
+            "1",
+            "--force",
+            "--out",
+        ])
+        .arg(&path);
+    let out = cmd.output().expect("finale runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let last = stderr.lines().last().expect("an error");
+    assert!(
+        last.starts_with(&format!("error: {}: cannot write ", path.display())),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_to_string(&path).expect("kept"), "keep me");
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(names, ["w.bin"]);
+}
+
 #[test]
 fn train_keeps_earlier_generations_until_the_end_and_reuses_them() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -156,8 +156,8 @@ fn eval_play_training_with_conjugate_gradients_is_reproducible_and_learns() {
     let (a, table) = run(1);
     let (b, _) = run(2);
     assert_eq!(
-        a.to_bytes(),
-        b.to_bytes(),
+        a.to_bytes("a").expect("written"),
+        b.to_bytes("b").expect("written"),
         "same weights whatever the threads"
     );
     assert!(
@@ -266,8 +266,8 @@ fn training_is_reproducible_learns_and_gives_a_symmetric_evaluation() {
     let (a, table) = tiny_training(1);
     let (b, _) = tiny_training(2);
     assert_eq!(
-        a.to_bytes(),
-        b.to_bytes(),
+        a.to_bytes("a").expect("written"),
+        b.to_bytes("b").expect("written"),
         "same weights whatever the thread count"
     );
 
@@ -310,7 +310,8 @@ fn a_wrong_pattern_set_is_refused() {
         meta: String::new(),
         weights: vec![0; PHASES * PER_PHASE],
     };
-    let e = Evaluator::from_file(f, "x.bin").expect_err("refused");
+    let bytes = f.to_bytes("x.bin").expect("written");
+    let e = Evaluator::from_bytes(&bytes, "x.bin").expect_err("refused");
     let msg = e.to_string();
     assert!(
         msg.starts_with("x.bin:") && msg.contains("pattern set 999"),

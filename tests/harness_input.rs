@@ -471,14 +471,18 @@ fn fuzz_seeds_are_valid_inputs() {
     use finale::eval::Evaluator;
     use finale::eval::weights_file::WeightFile;
     // The smallest weight files this build's evaluator takes: all zeros, and a few
-    // weights among zero runs.
-    for name in ["zeros.bin", "sparse.bin"] {
+    // weights among zero runs (version 1, which also stored mirror images apart), and
+    // all zeros in version 2.
+    for name in ["zeros.bin", "sparse.bin", "v2-zeros.bin"] {
         let eval = Evaluator::load(&seed(&format!("weights/{name}"))).unwrap();
         assert!(eval.weights().iter().any(|&w| w != 0) == (name == "sparse.bin"));
     }
-    let other = WeightFile::load(&seed("weights/raw-2x3.bin")).unwrap();
-    assert_eq!(other.weights, [1, -2, 3, i16::MIN, 0, 6]);
-    assert!(Evaluator::from_file(other, "raw-2x3.bin").is_err());
+    // Another shape, stored whole: version 1 and 2 read to the same weights.
+    for name in ["raw-2x3.bin", "v2-2x3.bin"] {
+        let (other, _) = WeightFile::load(&seed(&format!("weights/{name}"))).unwrap();
+        assert_eq!(other.weights, [1, -2, 3, i16::MIN, 0, 6]);
+        assert!(Evaluator::load(&seed(&format!("weights/{name}"))).is_err());
+    }
 
     for (name, n) in [("rows.csv", 6), ("header-only.csv", 0), ("quoted.csv", 3)] {
         let text = fs::read(seed(&format!("calibrate_csv/{name}"))).unwrap();

@@ -50,8 +50,14 @@ impl std::fmt::Debug for Evaluator {
 }
 
 impl Evaluator {
-    /// Uses the weights of `file` (checked to match this build's patterns).
-    pub fn from_file(file: WeightFile, origin: &str) -> Result<Evaluator, EvalError> {
+    /// Uses the weights of a file's bytes, checked to match this build's patterns;
+    /// `origin` names them in errors.
+    pub fn from_bytes(bytes: &[u8], origin: &str) -> Result<Evaluator, EvalError> {
+        let (file, checksum) = WeightFile::from_bytes(bytes, origin)?;
+        Evaluator::from_file(file, checksum, origin)
+    }
+
+    fn from_file(file: WeightFile, checksum: u32, origin: &str) -> Result<Evaluator, EvalError> {
         if file.pattern_set != PATTERN_SET
             || file.phases as usize != PHASES
             || file.per_phase as usize != PER_PHASE
@@ -63,7 +69,6 @@ impl Evaluator {
                 found_per_phase: file.per_phase,
             });
         }
-        let checksum = file.checksum();
         Ok(Evaluator {
             weights: file.weights,
             checksum,
@@ -83,8 +88,8 @@ impl Evaluator {
 
     /// Loads a weight file.
     pub fn load(path: &Path) -> Result<Evaluator, EvalError> {
-        let file = WeightFile::load(path)?;
-        Evaluator::from_file(file, &path.display().to_string())
+        let (file, checksum) = WeightFile::load(path)?;
+        Evaluator::from_file(file, checksum, &path.display().to_string())
     }
 
     /// The shipped weights, decoded once per process.
@@ -96,14 +101,13 @@ impl Evaluator {
     pub fn shipped_shared() -> Result<&'static std::sync::Arc<Evaluator>, &'static EvalError> {
         static EVAL: OnceLock<Result<std::sync::Arc<Evaluator>, EvalError>> = OnceLock::new();
         EVAL.get_or_init(|| {
-            let origin = "built-in weights/eval.bin";
-            let file = WeightFile::from_bytes(SHIPPED, origin)?;
-            Evaluator::from_file(file, origin).map(std::sync::Arc::new)
+            Evaluator::from_bytes(SHIPPED, "built-in weights/eval.bin").map(std::sync::Arc::new)
         })
         .as_ref()
     }
 
-    /// CRC32 of the weight file, a short identity of the weights (0 when made in memory).
+    /// The CRC32 stored in the weight file, a short identity of the weights (0 when made
+    /// in memory).
     pub fn checksum(&self) -> u32 {
         self.checksum
     }

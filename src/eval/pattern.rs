@@ -198,7 +198,8 @@ pub const PATTERNS: [Pattern; 11] = [
 ];
 
 /// Identity of the pattern set above, stored in weight files: bump it whenever a
-/// pattern, its square order, its instances or the phases change.
+/// pattern, its square order, its instances, its mirror or the phases change (weight
+/// files store one weight per mirror pair, found from this number).
 pub const PATTERN_SET: u32 = 2;
 
 /// Number of pattern instances read from one board.

@@ -46,10 +46,14 @@ pub fn run_train(
         options,
         &mut log,
         data_file.as_mut().map(|w| w as &mut dyn Write),
-        &mut |k, _| WeightFile::load(&generation_path(out, k)).ok(),
+        &mut |k, _| {
+            WeightFile::load(&generation_path(out, k))
+                .ok()
+                .map(|(f, _)| f)
+        },
         &mut |k, f| {
             let p = generation_path(out, k);
-            f.save(&p).map_err(|e| EvalError::File(e).into())
+            f.save(&p).map(drop).map_err(|e| EvalError::File(e).into())
         },
     )?;
     if let (Some(mut w), Some(p)) = (data_file, data) {
@@ -58,7 +62,7 @@ pub fn run_train(
             source,
         })?;
     }
-    file.save(out).map_err(EvalError::File)?;
+    let checksum = file.save(out).map_err(EvalError::File)?;
     for k in 1..options.generations {
         // Only a leftover: the output holds the result.
         let _ = std::fs::remove_file(generation_path(out, k));
@@ -83,7 +87,7 @@ pub fn run_train(
         "wrote {} ({} weights, checksum {:08x})",
         out.display(),
         file.weights.len(),
-        file.checksum()
+        checksum
     )
     .map_err(o)
 }
