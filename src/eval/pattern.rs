@@ -63,7 +63,7 @@ pub enum Symmetry {
 }
 
 impl Symmetry {
-    /// Every symmetry, in the order of [`symmetric_boards`].
+    /// Every symmetry, the identity first.
     pub const ALL: [Symmetry; 8] = [
         Symmetry::Id,
         Symmetry::V,

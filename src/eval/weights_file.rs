@@ -35,7 +35,7 @@
 //! long as the deflate implementation, pinned by Cargo.lock, is the same; reading does
 //! not depend on it.
 //!
-//! Files of version 1, which stored every weight, are still read ([`v1`]).
+//! Files of version 1, which stored every weight, are still read (the `v1` submodule).
 
 mod v1;
 

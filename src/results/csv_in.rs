@@ -1,5 +1,5 @@
 //! Reading the suite and batch CSVs back into the row types they are written from
-//! ([`CsvRow`], [`BatchRow`]), for compare, report, the batch's resume and merge.
+//! ([`CsvRow`](super::CsvRow), [`BatchRow`]), for compare, report, the batch's resume and merge.
 //!
 //! Compare and report match columns to fields by the header's names ([`read_row`]): extra
 //! columns are ignored, and a column the file lacks reads as empty, so CSVs of older
