@@ -297,3 +297,90 @@ fn compare_errors_are_types_a_caller_can_match() {
         "{e}"
     );
 }
+
+/// A stand-in for another finale: a script that answers every position with the CSV
+/// row `row` under `header`, as the `suite` of an older (or broken) build would.
+fn fake_binary(dir: &Path, header: &str, row: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("other-finale");
+    let script = format!(
+        "#!/bin/sh\nwhile [ \"$1\" != --csv ]; do shift; done\n\
+         printf '%s\\n%s\\n' '{header}' '{row}' > \"$2\"\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// The columns of the first finale CSVs: no variant, repeat, selectivity, best_found_s
+/// or peak_mb.
+const OLD_HEADER: &str = "index,file,empties,side,mode,score,best_moves,expected_score,\
+expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,profile,move_scores,key,board";
+
+#[test]
+fn another_binary_of_an_older_version_is_read_and_a_bad_value_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("one.obf");
+    let ffo1 = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("suites/fforum-1-19.obf"),
+    )
+    .unwrap();
+    std::fs::write(&input, ffo1.lines().next().unwrap()).unwrap();
+    // FFO #1 is G8 +18 (published).
+    let good = "1,x.obf,14,X,exact,+18,G8,18,G8,true,12345,0.5,24690,1,16,G8 H7,abc123,cpu,\
+release,,00,board";
+    let bin = fake_binary(dir.path(), OLD_HEADER, good);
+    let csv = dir.path().join("out.csv");
+    let (code, out, err) = run(&[
+        "suite",
+        input.to_str().unwrap(),
+        "--variant=",
+        "--binary",
+        bin.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let mut r = csv::Reader::from_path(&csv).unwrap();
+    let h = r.headers().unwrap().clone();
+    let col = |name: &str| h.iter().position(|c| c == name).unwrap();
+    let theirs: Vec<csv::StringRecord> = r
+        .records()
+        .map(|x| x.unwrap())
+        .filter(|x| x[col("variant")] == *bin.to_str().unwrap())
+        .collect();
+    assert_eq!(theirs.len(), 1);
+    let row = &theirs[0];
+    assert_eq!(
+        (&row[col("nodes")], &row[col("time_s")], &row[col("score")]),
+        ("12345", "0.500000", "18")
+    );
+    assert_eq!((&row[col("git_rev")], &row[col("ok")]), ("abc123", "true"));
+    // Columns the older build did not write stay empty, not made up.
+    assert_eq!((&row[col("best_found_s")], &row[col("peak_mb")]), ("", ""));
+    assert_eq!(&row[col("selectivity")], "100");
+
+    // A row whose nodes are not a count: one line naming the binary, column and line.
+    let broken = good.replace("12345", "12x");
+    let bin = fake_binary(dir.path(), OLD_HEADER, &broken);
+    let (code, _, err) = run(&[
+        "suite",
+        input.to_str().unwrap(),
+        "--binary",
+        bin.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err.trim(),
+        format!(
+            "error: {}: bad nodes on line 2 of its CSV",
+            bin.to_str().unwrap()
+        )
+    );
+}

@@ -5,6 +5,8 @@
 use crate::board::{ObfRecord, Square};
 use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
+use crate::results::CsvRow;
+use crate::results::csv_in::{MAX_SECONDS, parse_seconds, read_row};
 use crate::search::{
     Level, Mode, PassReport, PvMove, SearchOptions, SolveResult, Solver, SolverOptions, TimedOut,
 };
@@ -238,12 +240,7 @@ fn run_binary(
         path: csv.clone(),
         source,
     })?;
-    let header: Vec<String> = r
-        .headers()
-        .map_err(|_| bad("no header"))?
-        .iter()
-        .map(String::from)
-        .collect();
+    let header = r.headers().map_err(|_| bad("no header"))?.clone();
     let rec = r
         .records()
         .next()
@@ -258,34 +255,30 @@ fn run_binary(
             what: format!("{what} on line {line} of its CSV"),
         })
     };
-    let get = |name: &str| {
-        header
-            .iter()
-            .position(|h| h == name)
-            .and_then(|i| rec.get(i))
-            .unwrap_or_default()
-            .to_string()
-    };
+    let row: CsvRow = read_row(&rec, &header).map_err(|b| bad(&format!("bad {}", b.column)))?;
     let squares =
         |text: &str| -> Vec<Square> { text.split_whitespace().filter_map(Square::parse).collect() };
-    let rev = Some(get("git_rev")).filter(|r| !r.is_empty());
+    let seconds =
+        |text: &str| parse_seconds(text).and_then(|t| Duration::try_from_secs_f64(t).ok());
     let result = SolveResult {
         mode,
-        selectivity: Level::from_percent(get("selectivity").parse().unwrap_or(100)),
-        score: get("score")
-            .parse()
-            .ok()
-            .filter(|s: &i32| (-64..=64).contains(s))
+        // Older finales wrote no selectivity: they solved exactly.
+        selectivity: Level::from_percent(row.selectivity.unwrap_or(100)),
+        score: row
+            .score
+            .filter(|s| (-64..=64).contains(s))
             .ok_or_else(|| bad("bad score (expected -64 to 64)"))?,
-        best_moves: squares(&get("best_moves")),
-        move_scores: get("move_scores")
+        best_moves: squares(&row.best_moves),
+        move_scores: row
+            .move_scores
             .split_whitespace()
             .filter_map(|p| {
                 let (m, s) = p.split_once(':')?;
                 Some((Square::parse(m)?, s.trim_start_matches('+').parse().ok()?))
             })
             .collect(),
-        pv: get("pv")
+        pv: row
+            .pv
             .split_whitespace()
             .filter_map(|m| {
                 if m == "pass" {
@@ -295,22 +288,18 @@ fn run_binary(
                 }
             })
             .collect(),
-        nodes: get("nodes").parse().map_err(|_| bad("bad nodes"))?,
-        time: super::run_csv::parse_seconds(&get("time_s"))
-            .and_then(|t| Duration::try_from_secs_f64(t).ok())
-            .ok_or_else(|| {
-                bad(&format!(
-                    "bad time_s (expected seconds from 0 to {:e})",
-                    super::run_csv::MAX_SECONDS
-                ))
-            })?,
-        best_found: super::run_csv::parse_seconds(&get("best_found_s"))
-            .and_then(|t| Duration::try_from_secs_f64(t).ok()),
+        nodes: row.nodes.ok_or_else(|| bad("bad nodes"))?,
+        time: seconds(&row.time_s).ok_or_else(|| {
+            bad(&format!(
+                "bad time_s (expected seconds from 0 to {MAX_SECONDS:e})"
+            ))
+        })?,
+        best_found: seconds(&row.best_found_s),
     };
     Ok(Ok(Answer {
         result,
-        git_rev: rev,
-        peak_mb: get("peak_mb").parse().ok().filter(|m: &f64| m.is_finite()),
+        git_rev: Some(row.git_rev).filter(|r| !r.is_empty()),
+        peak_mb: row.peak_mb.parse().ok().filter(|m: &f64| m.is_finite()),
     }))
 }
 
