@@ -118,13 +118,13 @@ pub fn run_merge(
                     column: b.column,
                 })
             })?;
-            let key = parse_key(&row.key).ok_or_else(|| {
+            let key = parse_key(row.key).ok_or_else(|| {
                 Error::from(BatchError::NoKey {
                     path: path.clone(),
                     line,
                 })
             })?;
-            let (mode, score) = (row.mode, row.score);
+            let (mode, score) = (row.mode.to_string(), row.score);
             let solved = batch.status == "solved";
             let here = Chosen {
                 file: f,

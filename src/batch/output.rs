@@ -367,7 +367,7 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
         // By position: the header is the batch header, checked above.
         let (row, _) =
             read_batch_row(&record).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
-        let key = parse_key(&row.key).ok_or_else(|| bad(line, "row without a valid key".into()))?;
+        let key = parse_key(row.key).ok_or_else(|| bad(line, "row without a valid key".into()))?;
         done.insert(key);
     }
     Ok(done)

@@ -210,55 +210,56 @@ fn class(mode: Mode, score: i32) -> i32 {
 ///
 /// The same type reads the CSVs back ([`super::csv_in`]). A column a file lacks reads as
 /// empty (`serde(default)`): CSVs of older finales, which compare and report read by
-/// column name, have fewer columns.
+/// column name, have fewer columns. The text columns are `S`: `String`, or `&str`
+/// borrowed from the record read.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct CsvRow {
+pub struct CsvRow<S = String> {
     pub index: Option<usize>,
-    pub file: String,
+    pub file: S,
     pub empties: Option<u32>,
-    pub side: String,
-    pub mode: String,
+    pub side: S,
+    pub mode: S,
     pub score: Option<i32>,
-    pub best_moves: String,
+    pub best_moves: S,
     pub expected_score: Option<i32>,
-    pub expected_moves: String,
+    pub expected_moves: S,
     pub ok: Option<bool>,
     pub nodes: Option<u64>,
     /// Seconds, 6 decimals.
-    pub time_s: String,
+    pub time_s: S,
     /// Nodes per second, rounded.
-    pub nps: String,
+    pub nps: S,
     pub threads: Option<usize>,
     pub hash_mb: Option<usize>,
-    pub pv: String,
-    pub git_rev: String,
-    pub cpu: String,
-    pub profile: String,
-    pub move_scores: String,
-    pub key: String,
-    pub board: String,
-    pub variant: String,
+    pub pv: S,
+    pub git_rev: S,
+    pub cpu: S,
+    pub profile: S,
+    pub move_scores: S,
+    pub key: S,
+    pub board: S,
+    pub variant: S,
     pub repeat: Option<u32>,
     pub selectivity: Option<u8>,
     /// Seconds, 6 decimals.
-    pub best_found_s: String,
+    pub best_found_s: S,
     /// MB, 1 decimal.
-    pub peak_mb: String,
+    pub peak_mb: S,
 }
 
 /// The batch's own columns, after the suite's.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
-pub struct BatchColumns {
+pub struct BatchColumns<S = String> {
     /// `solved`, `timeout` or `error: ...`.
-    pub status: String,
+    pub status: S,
     /// A timeout's last finished pass: its score...
-    pub probable_score: String,
+    pub probable_score: S,
     /// ...its level (`73%`..`99%`, `narrow`)...
-    pub probable_level: String,
+    pub probable_level: S,
     /// ...and its move.
-    pub probable_move: String,
+    pub probable_move: S,
 }
 
 /// The names of [`BatchColumns`], in order.
@@ -271,8 +272,9 @@ pub const BATCH_COLUMNS: [&str; 4] = [
 
 /// One batch row: the suite's columns, then the batch's. Written as one record, and read
 /// back by position ([`super::csv_in::read_batch_row`]) or, by compare and report, each
-/// half by column name.
-pub type BatchRow = (CsvRow, BatchColumns);
+/// half by column name. `S` is `String` for rows made or kept, `&str` for rows read and
+/// looked at in place (a resume reads millions).
+pub type BatchRow<S = String> = (CsvRow<S>, BatchColumns<S>);
 
 /// Seconds as written in the CSVs: 6 decimals.
 pub fn seconds(t: std::time::Duration) -> String {
