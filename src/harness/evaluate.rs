@@ -7,6 +7,7 @@ use crate::board::{Board, Color, Square};
 use crate::error::{Error, Result};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::search::evaluated_value;
+use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
 
@@ -129,26 +130,52 @@ pub const CSV_HEADER: [&str; 10] = [
     "nodes",
 ];
 
-fn csv_row(index: usize, e: &Evaluation) -> [String; 10] {
+/// One row of `finale eval --csv`, the columns in [`CSV_HEADER`] order (a test checks
+/// that they agree).
+#[derive(Debug, Serialize)]
+pub struct EvalRow {
+    /// 1-based position in the input.
+    pub index: usize,
+    /// Where the position came from.
+    pub source: String,
+    /// The 64 squares.
+    pub board: String,
+    /// `X` or `O`.
+    pub side: String,
+    pub empties: u32,
+    /// Moves searched ahead (0: the static evaluation).
+    pub depth: u32,
+    /// The value for the side to move, discs, 4 decimals.
+    pub eval: String,
+    /// The best move, empty when there is none.
+    pub best_move: String,
+    /// Every move with its value, best first (`D3:+1.2345`).
+    pub move_evals: String,
+    pub nodes: u64,
+}
+
+fn csv_row(index: usize, e: &Evaluation) -> EvalRow {
     let pos = &e.job.position;
-    [
-        index.to_string(),
-        e.job.origin.clone(),
-        pos.squares_string(),
-        pos.side.letter().to_string(),
-        pos.board.empty_count().to_string(),
-        e.depth.to_string(),
-        format!("{:.4}", discs(e.value)),
-        e.moves
+    EvalRow {
+        index,
+        source: e.job.origin.clone(),
+        board: pos.squares_string(),
+        side: pos.side.letter().to_string(),
+        empties: pos.board.empty_count(),
+        depth: e.depth,
+        eval: format!("{:.4}", discs(e.value)),
+        best_move: e
+            .moves
             .first()
             .map_or(String::new(), |(sq, _)| sq.to_string()),
-        e.moves
+        move_evals: e
+            .moves
             .iter()
             .map(|&(sq, v)| format!("{sq}:{:.4}", discs(v)))
             .collect::<Vec<_>>()
             .join(" "),
-        e.nodes.to_string(),
-    ]
+        nodes: e.nodes,
+    }
 }
 
 /// Where CSV rows go: a temporary file that replaces a regular file (or a new one) only
@@ -215,17 +242,24 @@ impl<'p> CsvFile<'p> {
         };
         let mut f = CsvFile {
             path,
-            writer: csv::Writer::from_writer(sink),
+            // The header is written even when no row follows.
+            writer: csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(sink),
         };
-        f.record(CSV_HEADER)?;
+        f.writer.write_record(CSV_HEADER).map_err(|e| f.error(e))?;
         Ok(f)
     }
 
-    fn record<I: IntoIterator<Item = T>, T: AsRef<[u8]>>(&mut self, row: I) -> Result<()> {
-        self.writer.write_record(row).map_err(|e| Error::Csv {
+    fn record(&mut self, row: &EvalRow) -> Result<()> {
+        self.writer.serialize(row).map_err(|e| self.error(e))
+    }
+
+    fn error(&self, source: csv::Error) -> Error {
+        Error::Csv {
             path: self.path.to_path_buf(),
-            source: e,
-        })
+            source,
+        }
     }
 
     fn finish(self) -> Result<()> {
@@ -268,7 +302,7 @@ pub fn run_eval(
         }
         write!(out, "{}", report(&e)).map_err(Error::Output)?;
         if let Some(f) = &mut file {
-            f.record(csv_row(i + 1, &e))?;
+            f.record(&csv_row(i + 1, &e))?;
         }
         all.push(e);
     }
@@ -276,4 +310,30 @@ pub fn run_eval(
         f.finish()?;
     }
     Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_row_type_has_the_header_columns_in_order() {
+        let row = EvalRow {
+            index: 1,
+            source: "s".into(),
+            board: "b".into(),
+            side: "X".into(),
+            empties: 20,
+            depth: 2,
+            eval: "1.0000".into(),
+            best_move: "D3".into(),
+            move_evals: "D3:1.0000".into(),
+            nodes: 7,
+        };
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(&row).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let header = text.lines().next().unwrap();
+        assert_eq!(header, CSV_HEADER.join(","));
+    }
 }
