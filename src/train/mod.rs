@@ -180,12 +180,30 @@ fn check_options(o: &TrainOptions) -> Result<()> {
     Ok(())
 }
 
+/// The columns of `train --data`, in [`LabelRow`] order.
+pub const LABEL_HEADER: [&str; 5] = ["game", "empties", "board", "label", "set"];
+
+/// One labelled position of `train --data`.
+#[derive(Debug, serde::Serialize)]
+pub struct LabelRow {
+    /// Number of its game.
+    pub game: u32,
+    /// Empty squares.
+    pub empties: u32,
+    /// The 64 squares, `X` the side to move.
+    pub board: String,
+    /// Its label, discs for the side to move.
+    pub label: String,
+    /// `train` or `test` (held out).
+    pub set: &'static str,
+}
+
 /// Runs one generation (whatever `o.generations` says) and returns the weight file and
 /// the held-out error table. Progress lines go to `log`; `data`, if given, receives every labelled position as CSV.
 pub fn train(
     o: &TrainOptions,
     log: &mut dyn Write,
-    mut data: Option<&mut dyn Write>,
+    data: Option<&mut dyn Write>,
 ) -> Result<(WeightFile, Vec<ErrorRow>)> {
     check_options(o)?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -229,8 +247,11 @@ pub fn train(
             start.elapsed().as_secs_f64()
         ),
     )?;
-    if let Some(d) = data.as_deref_mut() {
-        writeln!(d, "game,empties,board,label,set").map_err(Error::Output)?;
+    // Written through the csv crate, one LabelRow a position; the header even with no row.
+    let mut data = data.map(|d| csv::WriterBuilder::new().has_headers(false).from_writer(d));
+    let data_err = |e: csv::Error| Error::Output(e.into());
+    if let Some(d) = data.as_mut() {
+        d.write_record(LABEL_HEADER).map_err(data_err)?;
     }
 
     let canon = canonical_indices();
@@ -351,19 +372,17 @@ pub fn train(
                 test_rmse: rms(&test),
                 train_rmse: rms(&train),
             });
-            if let Some(d) = data.as_deref_mut() {
+            if let Some(d) = data.as_mut() {
                 for (_, t, l) in &here {
-                    let b = l.sample.board;
-                    writeln!(
-                        d,
-                        "{},{},{},{},{}",
-                        l.sample.game,
-                        e,
-                        board_string(&b),
-                        l.label as f64 / UNITS_PER_DISC as f64,
-                        if *t { "test" } else { "train" }
-                    )
-                    .map_err(Error::Output)?;
+                    d.serialize(LabelRow {
+                        game: l.sample.game,
+                        empties: e,
+                        board: board_string(&l.sample.board),
+                        // Shortest form, as `{}` prints it (`2`, `-0.5`).
+                        label: format!("{}", l.label as f64 / UNITS_PER_DISC as f64),
+                        set: if *t { "test" } else { "train" },
+                    })
+                    .map_err(data_err)?;
                 }
             }
         }
@@ -380,6 +399,10 @@ pub fn train(
         )?;
     }
     bar.finish_and_clear();
+    if let Some(d) = data.as_mut() {
+        // Here, not on drop, which would drop a write error (a full disk) unseen.
+        d.flush().map_err(Error::Output)?;
+    }
     let file = WeightFile {
         pattern_set: PATTERN_SET,
         phases: PHASES as u32,
@@ -459,5 +482,25 @@ mod tests {
             assert_eq!(exact_value(&mut solver, b), full, "{}", board_string(&b));
             solver.clear();
         }
+    }
+
+    #[test]
+    fn the_label_row_has_the_header_columns_in_order() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(LabelRow {
+            game: 3,
+            empties: 12,
+            board: "-".repeat(64),
+            label: "-0.5".into(),
+            set: "test",
+        })
+        .unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some(LABEL_HEADER.join(",").as_str()));
+        assert_eq!(
+            lines.next(),
+            Some(format!("3,12,{},-0.5,test", "-".repeat(64)).as_str())
+        );
     }
 }
