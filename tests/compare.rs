@@ -329,19 +329,26 @@ fn another_binary_of_an_older_version_is_read_and_a_bad_value_named() {
     // FFO #1 is G8 +18 (published).
     let good = "1,x.obf,14,X,exact,+18,G8,18,G8,true,12345,0.5,24690,1,16,G8 H7,abc123,cpu,\
 release,,00,board";
-    let bin = fake_binary(dir.path(), OLD_HEADER, good);
     let csv = dir.path().join("out.csv");
-    let (code, out, err) = run(&[
-        "suite",
-        input.to_str().unwrap(),
-        "--variant=",
-        "--binary",
-        bin.to_str().unwrap(),
-        "--csv",
-        csv.to_str().unwrap(),
-        "--threads",
-        "1",
-    ]);
+    // `suite` of the one position against the stand-in answering `row`.
+    let against = |row: &str| {
+        let bin = fake_binary(dir.path(), OLD_HEADER, row);
+        let bin = bin.to_str().unwrap().to_string();
+        let (input, csv) = (input.to_str().unwrap(), csv.to_str().unwrap());
+        let args = [
+            "suite",
+            input,
+            "--binary",
+            &bin,
+            "--csv",
+            csv,
+            "--threads",
+            "1",
+        ];
+        let (code, out, err) = run(&args);
+        (bin, code, out, err)
+    };
+    let (bin, code, out, err) = against(good);
     assert_eq!(code, 0, "{out}{err}");
     let mut r = csv::Reader::from_path(&csv).unwrap();
     let h = r.headers().unwrap().clone();
@@ -349,7 +356,7 @@ release,,00,board";
     let theirs: Vec<csv::StringRecord> = r
         .records()
         .map(|x| x.unwrap())
-        .filter(|x| x[col("variant")] == *bin.to_str().unwrap())
+        .filter(|x| x[col("variant")] == *bin)
         .collect();
     assert_eq!(theirs.len(), 1);
     let row = &theirs[0];
@@ -363,24 +370,10 @@ release,,00,board";
     assert_eq!(&row[col("selectivity")], "100");
 
     // A row whose nodes are not a count: one line naming the binary, column and line.
-    let broken = good.replace("12345", "12x");
-    let bin = fake_binary(dir.path(), OLD_HEADER, &broken);
-    let (code, _, err) = run(&[
-        "suite",
-        input.to_str().unwrap(),
-        "--binary",
-        bin.to_str().unwrap(),
-        "--csv",
-        csv.to_str().unwrap(),
-        "--threads",
-        "1",
-    ]);
+    let (bin, code, _, err) = against(&good.replace("12345", "12x"));
     assert_eq!(code, 2, "{err}");
     assert_eq!(
         err.trim(),
-        format!(
-            "error: {}: bad nodes on line 2 of its CSV",
-            bin.to_str().unwrap()
-        )
+        format!("error: {bin}: bad nodes on line 2 of its CSV")
     );
 }
