@@ -1,5 +1,6 @@
-//! Build script: records the git revision for result files, and enables the AVX-512
-//! kernels when the target has the needed features.
+//! Build script: records the git revision for result files, enables the AVX-512
+//! kernels when the target has the needed features, and tells the tests which optional
+//! tools this machine lacks.
 
 use std::path::Path;
 use std::process::Command;
@@ -18,6 +19,7 @@ fn main() {
         }
     }
     println!("cargo::rerun-if-changed=build.rs");
+    optional_tools();
     println!("cargo::rustc-env=FINALE_GIT_REV={}", git_rev());
 }
 
@@ -37,5 +39,25 @@ fn git_rev() -> String {
             if dirty { format!("{rev}-dirty") } else { rev }
         }
         _ => "unknown".to_string(),
+    }
+}
+
+/// Sets `cfg(no_gnu_parallel)` where GNU parallel is not on `PATH`, so that the test of
+/// `scripts/parallel-batch.sh` is reported as ignored there, with the reason, instead of
+/// failing on a fresh machine. Under CI (`CI` set, as CI services and `.ci/run` do) the
+/// cfg is never set: there the test runs, and fails if the tool is missing.
+fn optional_tools() {
+    println!("cargo::rustc-check-cfg=cfg(no_gnu_parallel)");
+    println!("cargo::rerun-if-env-changed=PATH");
+    println!("cargo::rerun-if-env-changed=CI");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    // Installing the tool later changes its directory: looked at again then.
+    for dir in std::env::split_paths(&path).filter(|d| d.is_dir()) {
+        println!("cargo::rerun-if-changed={}", dir.display());
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    let found = std::env::split_paths(&path).any(|d| d.join("parallel").is_file());
+    if !ci && !found {
+        println!("cargo::rustc-cfg=no_gnu_parallel");
     }
 }
