@@ -304,7 +304,8 @@ fn fake_binary(dir: &Path, header: &str, row: &str) -> std::path::PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join("other-finale");
     let script = format!(
-        "#!/bin/sh\nwhile [ \"$1\" != --csv ]; do shift; done\n\
+        "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo 'finale 0.0.9'; exit 0; }}\n\
+         while [ \"$1\" != --csv ]; do shift; done\n\
          printf '%s\\n%s\\n' '{header}' '{row}' > \"$2\"\n"
     );
     std::fs::write(&path, script).unwrap();

@@ -114,6 +114,7 @@ fn tiny_training(
         generations: 1,
         threads,
         progress: false,
+        interrupt: Default::default(),
     };
     train(&o, &mut std::io::sink(), None).expect("trains")
 }
@@ -150,6 +151,7 @@ fn eval_play_training_with_conjugate_gradients_is_reproducible_and_learns() {
             generations: 1,
             threads,
             progress: false,
+            interrupt: Default::default(),
         };
         train(&o, &mut std::io::sink(), None).expect("trains")
     };
@@ -190,6 +192,7 @@ fn generations_chain_each_one_on_the_weights_before_and_resume_from_a_saved_one(
         generations: 2,
         threads: 2,
         progress: false,
+        interrupt: Default::default(),
     };
     // By hand: generation 1 plays random games, generation 2 plays by generation 1's
     // weights.

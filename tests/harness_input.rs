@@ -300,7 +300,8 @@ fn a_value_not_of_its_columns_type_is_refused_naming_line_and_column() {
 fn fake_binary(dir: &TempDir, name: &str, header: &str, row: &str) -> PathBuf {
     use std::os::unix::fs::PermissionsExt;
     let script = format!(
-        "#!/bin/sh\nwhile [ $# -gt 0 ]; do\n  if [ \"$1\" = --csv ]; then csv=$2; fi\n  shift\ndone\n\
+        "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo 'finale 0.0.9'; exit 0; }}\n\
+         while [ $# -gt 0 ]; do\n  if [ \"$1\" = --csv ]; then csv=$2; fi\n  shift\ndone\n\
          printf '%s\\n%s\\n' '{header}' '{row}' > \"$csv\"\n"
     );
     let path = write(dir, name, &script);

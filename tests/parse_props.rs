@@ -168,6 +168,17 @@ fn check_obf_error(text: &str, error: &ObfError) -> Result<(), TestCaseError> {
                 message
             );
         }
+        ObfError::NotText { column } => {
+            prop_assert_eq!(
+                text.chars().nth(column - 1),
+                Some('\u{fffd}'),
+                "{}",
+                message
+            );
+        }
+        ObfError::LineTooLong { .. } => {
+            prop_assert!(false, "a single line is never too long: {}", message);
+        }
         ObfError::MissingSide { column }
         | ObfError::BadSide { column, .. }
         | ObfError::Trailing { column, .. }

@@ -21,6 +21,18 @@ pub enum ObfError {
         /// The character found.
         ch: char,
     },
+    /// A byte that is not UTF-8 text in the board.
+    #[error("column {column}: not text (a byte that is not UTF-8; is this an OBF file?)")]
+    NotText {
+        /// 1-based column in the line.
+        column: usize,
+    },
+    /// A line longer than any OBF line.
+    #[error("line longer than {max} bytes (an OBF line is under 1 kB; is this an OBF file?)")]
+    LineTooLong {
+        /// The limit.
+        max: usize,
+    },
     /// Nothing after the board.
     #[error("column {column}: missing side to move (expected X or O)")]
     MissingSide {

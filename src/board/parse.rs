@@ -5,7 +5,8 @@ use super::position::{Board, Color, Position};
 use super::square::Square;
 
 type Result<T> = std::result::Result<T, ReadError>;
-use std::io::BufRead;
+use crate::settings::OBF_MAX_LINE_BYTES;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 /// One OBF record: a position and the scores the file gives for some of its moves.
@@ -43,6 +44,9 @@ impl ObfRecord {
 ///
 /// Columns in errors are 1-based positions in `line`.
 pub fn parse_obf_line(line: &str) -> std::result::Result<Option<ObfRecord>, ObfError> {
+    // A byte-order mark, which some editors put at the start of a file, is invisible:
+    // skipped, not reported as a square.
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let content = match line.find('%') {
         Some(i) => &line[..i],
         None => line,
@@ -67,6 +71,12 @@ pub fn parse_obf_line(line: &str) -> std::result::Result<Option<ObfRecord>, ObfE
                 'X' | 'x' | '*' => black |= 1u64 << n,
                 'O' | 'o' => white |= 1u64 << n,
                 '-' | '.' => {}
+                // What a byte that is not UTF-8 became (a binary file, another encoding).
+                '\u{fffd}' => {
+                    return Err(ObfError::NotText {
+                        column: char_column(content, i),
+                    });
+                }
                 _ => {
                     return Err(ObfError::BadSquare {
                         column: char_column(content, i),
@@ -202,7 +212,7 @@ pub struct ObfReader<R> {
     reader: R,
     origin: String,
     line: usize,
-    buf: String,
+    buf: Vec<u8>,
 }
 
 impl<R: BufRead> ObfReader<R> {
@@ -212,7 +222,7 @@ impl<R: BufRead> ObfReader<R> {
             reader,
             origin: origin.into(),
             line: 0,
-            buf: String::new(),
+            buf: Vec::new(),
         }
     }
 }
@@ -224,7 +234,12 @@ impl<R: BufRead> Iterator for ObfReader<R> {
         loop {
             self.buf.clear();
             self.line += 1;
-            match self.reader.read_line(&mut self.buf) {
+            // Bounded: a file that is not text must not be read into memory as one line.
+            let limit = OBF_MAX_LINE_BYTES as u64 + 1;
+            match (&mut self.reader)
+                .take(limit)
+                .read_until(b'\n', &mut self.buf)
+            {
                 Ok(0) => return None,
                 Ok(_) => {}
                 Err(source) => {
@@ -234,7 +249,17 @@ impl<R: BufRead> Iterator for ObfReader<R> {
                     }));
                 }
             }
-            match parse_obf_line(&self.buf) {
+            if self.buf.len() > OBF_MAX_LINE_BYTES && self.buf.last() != Some(&b'\n') {
+                return Some(Err(ReadError::Obf {
+                    origin: self.origin.clone(),
+                    line: self.line,
+                    error: ObfError::LineTooLong {
+                        max: OBF_MAX_LINE_BYTES,
+                    },
+                }));
+            }
+            // Bytes that are not UTF-8 become U+FFFD, reported with their line and column.
+            match parse_obf_line(&String::from_utf8_lossy(&self.buf)) {
                 Ok(None) => continue,
                 Ok(Some(mut r)) => {
                     r.line = self.line;

@@ -36,7 +36,10 @@ impl SplitMix64 {
 /// exactly `empties` empty squares and a legal move for the side to move. Games that end
 /// earlier are replayed with the generator's next numbers.
 pub fn random_position(rng: &mut SplitMix64, empties: u32) -> Position {
-    assert!(empties <= 60, "a game has at most 60 empty squares");
+    assert!(
+        (1..=60).contains(&empties),
+        "a position with a legal move has 1 to 60 empty squares"
+    );
     'game: loop {
         let mut pos = Position::START;
         while pos.board.empty_count() > empties {

@@ -120,7 +120,7 @@ pub(crate) struct SolveArgs {
     #[arg(requires = "position", hide = true)]
     pub(crate) more: Vec<String>,
     /// Moves from the start position, e.g. f5d6c3d3c4.
-    #[arg(long, value_name = "SEQ")]
+    #[arg(long, value_name = "SEQ", value_parser = parse_move_sequence)]
     pub(crate) moves: Option<String>,
     /// An OBF file: solve every position in it.
     #[arg(long, value_name = "F")]
@@ -154,7 +154,7 @@ pub(crate) struct EvalArgs {
     #[arg(requires = "position", hide = true)]
     pub(crate) more: Vec<String>,
     /// Moves from the start position, e.g. f5d6c3d3c4.
-    #[arg(long, value_name = "SEQ", conflicts_with_all = ["position", "file"])]
+    #[arg(long, value_name = "SEQ", conflicts_with_all = ["position", "file"], value_parser = parse_move_sequence)]
     pub(crate) moves: Option<String>,
     /// An OBF file: evaluate every position in it.
     #[arg(long, value_name = "F", conflicts_with = "position")]
@@ -254,7 +254,7 @@ pub(crate) struct SuiteArgs {
     #[command(flatten)]
     pub(crate) threads: ThreadSwitches,
     /// Solve each position K times (each variant, alternating) and compare medians.
-    #[arg(long, value_name = "K", default_value_t = 1)]
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub(crate) repeat: u32,
     /// A variant to alternate with: search flags, e.g. --variant='--no-etc' (repeatable;
     /// --variant='' is the default search).
@@ -336,10 +336,11 @@ pub(crate) struct TrainMpcArgs {
     #[arg(long, value_name = "FILE.obf")]
     pub(crate) from_search: Option<PathBuf>,
     /// With --from-search: the selectivity of the solves sampled.
-    #[arg(long, value_name = "P", default_value = "95", value_parser = Level::parse)]
+    #[arg(long, value_name = "P", default_value = "95", value_parser = Level::parse, requires = "from_search")]
     pub(crate) selectivity: Level,
-    /// With --from-search: record about one probcut node in N.
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    /// With --from-search: record about one probcut node in N (N >= 1).
+    #[arg(long, value_name = "N", default_value_t = 64, requires = "from_search",
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) rate: u64,
 }
 
@@ -364,6 +365,9 @@ pub(crate) struct CalibrateArgs {
     /// Evaluation weights (default: the built-in weights/eval.bin).
     #[arg(long, value_name = "PATH")]
     pub(crate) eval: Option<PathBuf>,
+    /// No progress bar (it is shown on stderr only when stderr is a terminal).
+    #[arg(long)]
+    pub(crate) no_progress: bool,
 }
 
 #[derive(Args)]
@@ -414,9 +418,9 @@ pub(crate) fn parse_fsync_every(s: &str) -> Result<f64, String> {
 
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum ModeArg {
-    /// Exact score and every best move.
+    /// Exact score and a best move (every best move with --ties).
     Exact,
-    /// Win, draw or loss.
+    /// Win, draw or loss, and a move reaching it (every such move with --ties).
     Wld,
     /// Exact score of every move.
     All,
@@ -448,11 +452,27 @@ pub(crate) fn parse_eval_depth(s: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("depth must be 0..=12, got '{s}'"))
 }
 
+/// A `--moves` sequence: at least one move. An empty one (a variable that expanded to
+/// nothing) would ask for the start position, 60 empties, which no exact solve finishes.
+pub(crate) fn parse_move_sequence(s: &str) -> Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("no moves given (expected a sequence such as f5d6c3d3c4)".into());
+    }
+    Ok(s.to_string())
+}
+
+/// A range of empty squares for generated positions: each must have a legal move, which a
+/// full board (0 empties) never has, so 1..=60.
 pub(crate) fn parse_empties(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("expected A-B or N with numbers 0..=60, got '{s}'");
+    let bad = || format!("expected A-B or N with 1 <= A <= B <= 60, got '{s}'");
     let (a, b) = s.split_once('-').unwrap_or((s, s));
     let a: u32 = a.trim().parse().map_err(|_| bad())?;
     let b: u32 = b.trim().parse().map_err(|_| bad())?;
+    if a == 0 {
+        return Err(format!(
+            "{s}: a position with a legal move has at least 1 empty square"
+        ));
+    }
     if a > b || b > 60 {
         return Err(bad());
     }
@@ -465,7 +485,7 @@ pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
         .map_err(|_| format!("expected seconds, got '{s}'"))?;
     if !(v > 0.0 && v < 1e9) {
         return Err(format!(
-            "{s}: the limit must be a positive number of seconds"
+            "{s}: the limit must be more than 0 and less than 1e9 seconds"
         ));
     }
     Ok(Duration::from_secs_f64(v))

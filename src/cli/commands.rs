@@ -22,9 +22,16 @@ pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Re
         },
         workers: threads_or_all(args.threads),
         csv: args.csv,
+        interrupt: on_signals()?,
+        progress: !args.no_progress,
     };
-    harness::calibrate::run_calibrate(&args.files, &options, out)?;
-    Ok(ExitCode::SUCCESS)
+    match harness::calibrate::run_calibrate(&args.files, &options, out) {
+        Err(finale::Error::Calibrate(e @ finale::error::CalibrateError::Stopped { .. })) => {
+            eprintln!("error: {e}");
+            Ok(ExitCode::from(options.interrupt.exit_code()))
+        }
+        r => r.map(|_| ExitCode::SUCCESS),
+    }
 }
 
 pub(crate) fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
@@ -255,7 +262,20 @@ pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCo
         generations: a.generations,
         threads: a.threads.map_or_else(finale::search::cores, |t| t as usize),
         progress: !a.no_progress,
+        interrupt: on_signals()?,
     };
-    harness::train::run_train(&options, &a.out, a.force, a.data.as_deref(), out)?;
-    Ok(ExitCode::SUCCESS)
+    match harness::train::run_train(&options, &a.out, a.force, a.data.as_deref(), out) {
+        Err(finale::Error::Train(e @ finale::error::TrainError::Stopped(_))) => {
+            let data = match &a.data {
+                Some(p) => format!("; {} holds the rows of the phases finished", p.display()),
+                None => String::new(),
+            };
+            eprintln!(
+                "error: {e}{data}; finished generations are kept beside --out and reused by \
+                 the same command"
+            );
+            Ok(ExitCode::from(options.interrupt.exit_code()))
+        }
+        r => r.map(|()| ExitCode::SUCCESS),
+    }
 }

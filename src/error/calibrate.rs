@@ -7,6 +7,22 @@ use thiserror::Error;
 /// A calibration error.
 #[derive(Debug, Error)]
 pub enum CalibrateError {
+    /// Stopped by SIGINT or SIGTERM; the rows written are kept.
+    #[error(
+        "calibrate stopped by {cause}: {finished} of {total} positions finished, their rows \
+         kept in {}; run the same command to resume",
+        path.display()
+    )]
+    Stopped {
+        /// The signal.
+        cause: &'static str,
+        /// Positions with every row written.
+        finished: usize,
+        /// Positions in all.
+        total: usize,
+        /// The CSV.
+        path: PathBuf,
+    },
     /// The workers' tables together do not fit.
     #[error("--threads {workers} x --hash-mb {hash_mb}: {why}")]
     Tables {

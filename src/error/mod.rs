@@ -83,6 +83,9 @@ pub enum Error {
     /// A request that cannot be served as asked.
     #[error(transparent)]
     Request(#[from] RequestError),
+    /// The system refused a solver's threads or tables.
+    #[error(transparent)]
+    Start(#[from] crate::search::StartError),
 }
 
 /// Result with finale's error.

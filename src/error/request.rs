@@ -14,13 +14,27 @@ pub enum RequestError {
         /// The deepest allowed.
         max: u32,
     },
-    /// `generate --empties A-B` with A > B or B > 60.
-    #[error("empties {min}-{max}: expected A-B with A <= B <= 60")]
+    /// `generate --empties A-B` with A = 0, A > B or B > 60.
+    #[error("empties {min}-{max}: expected A-B with 1 <= A <= B <= 60 (a full board has no move)")]
     Empties {
         /// A.
         min: u32,
         /// B.
         max: u32,
+    },
+    /// An output that is one of the command's own inputs.
+    #[error(
+        "{flag} {}: that is the input {}; writing it would destroy it (give another path)",
+        output.display(),
+        input.display()
+    )]
+    OutputIsInput {
+        /// The option naming the output.
+        flag: &'static str,
+        /// The output as given.
+        output: std::path::PathBuf,
+        /// The input it is, as given.
+        input: std::path::PathBuf,
     },
     /// The SIGINT/SIGTERM handlers could not be installed.
     #[error("cannot install the SIGINT/SIGTERM handlers ({0})")]

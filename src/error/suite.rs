@@ -22,6 +22,14 @@ pub enum SuiteError {
     /// A `--binary` that is not a file.
     #[error("--binary {}: no such file", .0.display())]
     NoBinary(PathBuf),
+    /// A `--binary` that does not answer `--version` as a finale does.
+    #[error("--binary {}: not a finale binary ({why})", binary.display())]
+    NotFinale {
+        /// The binary as given.
+        binary: PathBuf,
+        /// What it did instead.
+        why: String,
+    },
     /// Another binary that failed (its first line of stderr).
     #[error("{}: {message}", binary.display())]
     BinaryFailed {

@@ -12,6 +12,15 @@ pub enum TrainError {
         "--label-depth {0}: must be at least 4 (one phase), so that searches evaluate only fitted phases"
     )]
     LabelDepth(u32),
+    /// The run was stopped (by SIGINT or SIGTERM) before its weights were made.
+    #[error("train stopped by {0} before the weights were made: nothing written to --out")]
+    Stopped(&'static str),
+    /// `--exact-max-empties` beyond what exact solves can label.
+    #[error(
+        "--exact-max-empties {0}: must be at most {max} (exact solves of more empties take minutes to hours each)",
+        max = crate::settings::TRAIN_EXACT_MAX_EMPTIES
+    )]
+    ExactMaxEmpties(u32),
     /// A regularisation that is negative or not a number.
     #[error("--l2 {0}: must be a number at least 0")]
     L2(f32),
@@ -31,7 +40,7 @@ pub enum TrainError {
     },
     /// A train-mpc range that cannot be measured.
     #[error(
-        "train-mpc: empties {lo}-{hi} with {per_empties} positions each: need A <= B <= 40 and at least 2"
+        "train-mpc: empties {lo}-{hi} with {per_empties} positions each: need 1 <= A <= B <= 40 and at least 2"
     )]
     MpcRange {
         /// Fewest empties.
@@ -40,6 +49,14 @@ pub enum TrainError {
         hi: u32,
         /// Positions per empties count.
         per_empties: usize,
+    },
+    /// An output the weights could not be saved to, found before any work.
+    #[error("--out {}: {why}", path.display())]
+    Unwritable {
+        /// The output as given.
+        path: PathBuf,
+        /// Why not.
+        why: String,
     },
     /// An output that exists, without --force.
     #[error("{}: already exists (use --force to replace it)", .0.display())]

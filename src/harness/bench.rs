@@ -64,12 +64,12 @@ pub fn run_bench(
     oversubscribe: bool,
     out: &mut impl Write,
 ) -> Result<BenchSummary> {
-    let mut solver = Solver::new(SolverOptions {
+    let mut solver = Solver::try_new(SolverOptions {
         hash_mb: BENCH_HASH_MB,
         threads,
         oversubscribe,
         ..Default::default()
-    });
+    })?;
     let threads = solver.threads();
     let mut total = BenchSummary {
         nodes: 0,

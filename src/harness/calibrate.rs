@@ -19,7 +19,6 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 /// Settings of a calibration run.
 #[derive(Clone, Debug)]
@@ -34,6 +33,12 @@ pub struct CalibrateOptions {
     pub workers: usize,
     /// The CSV of rows, created or resumed.
     pub csv: PathBuf,
+    /// Once set (SIGINT, SIGTERM), no position is started and the solves in progress give
+    /// up without a row; [`run_calibrate`] returns [`CalibrateError::Stopped`], every row
+    /// written before kept for the same command to resume from.
+    pub interrupt: crate::interrupt::Interrupt,
+    /// A progress bar on stderr, when it is a terminal.
+    pub progress: bool,
 }
 
 /// One CSV row: a position solved at one selectivity, beside its exact solve.
@@ -421,27 +426,46 @@ pub fn run_calibrate(
     let writer = Mutex::new((&mut writer, Vec::<CalRow>::new()));
     let next = AtomicUsize::new(0);
     let failed: Mutex<Option<Error>> = Mutex::new(None);
-    let started = Instant::now();
+    let bar = crate::progress::bar(
+        o.progress,
+        records.len() as u64,
+        "{bar:40} {pos}/{len} positions  {elapsed}  ETA {eta}",
+    );
     let finished = AtomicUsize::new(0);
     let total = records.len();
     std::thread::scope(|scope| {
         for _ in 0..o.workers.max(1) {
             scope.spawn(|| {
-                let mut solver = Solver::new(SolverOptions {
+                let made = Solver::try_new(SolverOptions {
                     hash_mb: o.hash_mb,
                     search: o.search.clone(),
                     threads: 1,
                     oversubscribe: false,
                 });
+                let mut solver = match made {
+                    Ok(s) => s,
+                    Err(e) => {
+                        failed.lock().expect("no panics").get_or_insert(e.into());
+                        return;
+                    }
+                };
+                solver.set_abort(o.interrupt.flag());
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= total || failed.lock().expect("no panics").is_some() {
+                    if i >= total
+                        || o.interrupt.requested()
+                        || failed.lock().expect("no panics").is_some()
+                    {
                         return;
                     }
                     let (file, rec) = &records[i];
                     let pos = rec.position;
                     let key = crate::board::key::key_hex(crate::board::key::position_key(&pos));
                     let emit = |row: CalRow| {
+                        // A solve stopped by the interrupt gave up: not a row.
+                        if o.interrupt.requested() {
+                            return;
+                        }
                         let mut w = writer.lock().expect("no panics");
                         let r = w.0.serialize(&row).and_then(|()| Ok(w.0.flush()?));
                         if let Err(e) = r {
@@ -461,12 +485,17 @@ pub fn run_calibrate(
                             ties: o.search.ties || selectivity == 100,
                             ..o.search.clone()
                         });
-                        solver.solve(pos.board, crate::search::Mode::Exact)
+                        // Gives up only when the interrupt is set: then no row.
+                        solver
+                            .solve_within(pos.board, crate::search::Mode::Exact, None)
+                            .ok()
                     };
                     let exact = match done.get(&(key.clone(), 100)) {
                         Some(r) => r.clone(),
                         None => {
-                            let r = solve(&mut solver, 100);
+                            let Some(r) = solve(&mut solver, 100) else {
+                                return;
+                            };
                             let row = row_of(&pos, file, rec.line, &r, None, o.hash_mb);
                             emit(row.clone());
                             row
@@ -476,25 +505,32 @@ pub fn run_calibrate(
                         if done.contains_key(&(key.clone(), level)) {
                             continue;
                         }
-                        let r = solve(&mut solver, level);
+                        let Some(r) = solve(&mut solver, level) else {
+                            return;
+                        };
                         emit(row_of(&pos, file, rec.line, &r, Some(&exact), o.hash_mb));
                     }
-                    let k = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                    if k.is_multiple_of(10) || k == total {
-                        eprintln!(
-                            "calibrate: {k}/{total} positions, {:.0} s",
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
+                    finished.fetch_add(1, Ordering::Relaxed);
+                    bar.inc(1);
                 }
             });
         }
     });
+    bar.finish_and_clear();
     if let Some(e) = failed.into_inner().expect("no panics") {
         return Err(e);
     }
     let (w, new_rows) = writer.into_inner().expect("no panics");
     w.flush().map_err(write_err)?;
+    if let Some(cause) = o.interrupt.cause() {
+        return Err(CalibrateError::Stopped {
+            cause,
+            finished: finished.into_inner(),
+            total,
+            path: o.csv.clone(),
+        }
+        .into());
+    }
     // The table covers the positions and levels of this command only.
     let wanted: HashSet<String> = records
         .iter()

@@ -292,6 +292,9 @@ pub fn run_eval(
     csv: Option<&Path>,
     out: &mut impl Write,
 ) -> Result<Vec<Evaluation>> {
+    if let (Some(out), SolveInput::File(input)) = (csv, input) {
+        crate::results::outputs::refuse_input_as_output("--csv", out, [input.as_path()])?;
+    }
     let jobs = load(input)?;
     let mut file = csv.map(CsvFile::create).transpose()?;
     let mut all = Vec::with_capacity(jobs.len());

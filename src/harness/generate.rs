@@ -29,7 +29,7 @@ pub fn run_generate(
     play: Play,
     out: &mut impl Write,
 ) -> Result<()> {
-    if min_empties > max_empties || max_empties > 60 {
+    if min_empties == 0 || min_empties > max_empties || max_empties > 60 {
         return Err(RequestError::Empties {
             min: min_empties,
             max: max_empties,
@@ -61,7 +61,10 @@ pub fn run_generate(
 /// A position with exactly `empties` empty squares and a legal move for the side to move,
 /// reached by eval play (see [`Play::Eval`]). Games that end earlier are replayed.
 pub fn eval_play_position(rng: &mut SplitMix64, eval: &Evaluator, empties: u32) -> Position {
-    assert!(empties <= 60, "a game has at most 60 empty squares");
+    assert!(
+        (1..=60).contains(&empties),
+        "a position with a legal move has 1 to 60 empty squares"
+    );
     'game: loop {
         let opening = rng.below(EVAL_PLAY_RANDOM_OPENING_MAX + 1);
         let mut pos = Position::START;
@@ -113,6 +116,8 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert_eq!(empties_of(&text), vec![10, 11, 12, 10, 11, 12]);
         assert!(run_generate(3, 1, 12, 10, Play::Random, &mut Vec::new()).is_err());
+        // No position with 0 empties has a move: refused, not searched for forever.
+        assert!(run_generate(3, 1, 0, 9, Play::Random, &mut Vec::new()).is_err());
     }
 
     #[test]

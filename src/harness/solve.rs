@@ -204,7 +204,7 @@ pub fn run_solve(
 ) -> Result<SolveOutcome> {
     let jobs = load(input)?;
     let mode = settings.mode;
-    let mut solver = Solver::new(settings.solver.clone());
+    let mut solver = Solver::try_new(settings.solver.clone())?;
     solver.set_abort(settings.interrupt.flag());
     let mut outcome = SolveOutcome::default();
     for (i, job) in jobs.iter().enumerate() {

@@ -219,6 +219,13 @@ pub fn run_suite(
     if files.is_empty() {
         return Err(SuiteError::NoFile.into());
     }
+    if let CsvTarget::Path(out) = &options.csv {
+        crate::results::outputs::refuse_input_as_output(
+            "--csv",
+            out,
+            files.iter().map(|f| f.as_path()),
+        )?;
+    }
     let suites: Vec<(&PathBuf, Vec<ObfRecord>)> = files
         .iter()
         .map(|f| {
@@ -228,11 +235,6 @@ pub fn run_suite(
         })
         .collect::<Result<_>>()?;
 
-    let mut csv = CsvOut::open(&options.csv, &files[0])?;
-    let mut summary = Summary {
-        csv_path: csv.as_ref().map(|c| c.path().to_path_buf()),
-        ..Summary::default()
-    };
     // A variant's own table size, else the run's.
     let hash_of = |v: &Variant| v.hash_mb.unwrap_or(options.hash_mb);
     let variants = if options.variants.is_empty() {
@@ -253,6 +255,12 @@ pub fn run_suite(
             Runner::new(v, hash_of(v), threads, v.oversubscribe)
         })
         .collect::<Result<_>>()?;
+    // Opened once the solvers have their threads and tables: a refused one writes nothing.
+    let mut csv = CsvOut::open(&options.csv, &files[0])?;
+    let mut summary = Summary {
+        csv_path: csv.as_ref().map(|c| c.path().to_path_buf()),
+        ..Summary::default()
+    };
     // The CSV records the threads that searched.
     let mut infos: Vec<RunInfo> = variants
         .iter()
@@ -363,18 +371,20 @@ pub fn run_suite(
                     VariantKind::Flags(search) => search,
                     VariantKind::Binary(_) => unreachable!("small_run takes flag variants only"),
                 };
-                let solvers = pooled.get_or_insert_with(|| {
-                    (0..threads)
+                if pooled.is_none() {
+                    let made: std::result::Result<Vec<Solver>, _> = (0..threads)
                         .map(|_| {
-                            Solver::new(SolverOptions {
+                            Solver::try_new(SolverOptions {
                                 hash_mb: hash_of(v),
                                 search: search.clone(),
                                 threads: 1,
                                 oversubscribe: false,
                             })
                         })
-                        .collect()
-                });
+                        .collect();
+                    pooled = Some(made?);
+                }
+                let solvers = pooled.as_mut().expect("made just above");
                 bar.set_message(format!(
                     "positions {}-{} of {total} (at once)",
                     done + 1,

@@ -20,6 +20,32 @@ pub fn generation_path(out: &Path, k: u32) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Refuses, before any work, an `out` the weights could not be saved to: an existing file
+/// without `force`, a directory, or a place where no file can be made. The weights are
+/// saved by a rename from a temporary file beside `out`, so one is made there now.
+fn check_out(out: &Path, force: bool) -> Result<()> {
+    let unwritable = |why: String| {
+        Error::from(TrainError::Unwritable {
+            path: out.to_path_buf(),
+            why,
+        })
+    };
+    match std::fs::metadata(out) {
+        Ok(m) if m.is_dir() => return Err(unwritable("is a directory".into())),
+        Ok(_) if !force => return Err(TrainError::Exists(out.to_path_buf()).into()),
+        _ => {}
+    }
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    tempfile::Builder::new()
+        .prefix(".finale-train-check-")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| unwritable(format!("cannot create a file in {} ({e})", dir.display())))
+}
+
 /// Trains with `options`, writes the weights to `out` (refusing to replace an existing file
 /// unless `force`) and, if `data` is given, every labelled position to that CSV.
 pub fn run_train(
@@ -29,8 +55,9 @@ pub fn run_train(
     data: Option<&Path>,
     stdout: &mut impl Write,
 ) -> Result<()> {
-    if out.exists() && !force {
-        return Err(TrainError::Exists(out.to_path_buf()).into());
+    check_out(out, force)?;
+    if let Some(p) = data {
+        crate::results::outputs::refuse_input_as_output("--data", p, [out])?;
     }
     let mut data_file = match data {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
@@ -42,7 +69,7 @@ pub fn run_train(
         None => None,
     };
     let mut log = std::io::stderr();
-    let (file, table) = train_generations(
+    let trained = train_generations(
         options,
         &mut log,
         data_file.as_mut().map(|w| w as &mut dyn Write),
@@ -55,13 +82,21 @@ pub fn run_train(
             let p = generation_path(out, k);
             f.save(&p).map(drop).map_err(|e| EvalError::File(e).into())
         },
-    )?;
+    );
+    // Also when stopped: the rows of the phases finished are whole, and kept.
     if let (Some(mut w), Some(p)) = (data_file, data) {
-        w.flush().map_err(|source| Error::Write {
+        let write_err = |source| Error::Write {
             path: p.to_path_buf(),
             source,
-        })?;
+        };
+        w.flush().map_err(write_err)?;
+        // Stopped before the last generation began: still a CSV, with its header.
+        if w.get_ref().metadata().is_ok_and(|m| m.len() == 0) {
+            writeln!(w, "{}", crate::train::LABEL_HEADER.join(",")).map_err(write_err)?;
+            w.flush().map_err(write_err)?;
+        }
     }
+    let (file, table) = trained?;
     let checksum = file.save(out).map_err(EvalError::File)?;
     for k in 1..options.generations {
         // Only a leftover: the output holds the result.

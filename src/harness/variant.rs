@@ -63,14 +63,37 @@ impl Variant {
         })
     }
 
-    /// Another finale binary.
+    /// Another finale binary. It is run once here with `--version`, so that a path that
+    /// is not a finale is refused before any position is solved. A bare name is the file
+    /// in the current directory, as given, never one found on `PATH`.
     pub fn from_binary(path: &Path) -> Result<Variant> {
         if !path.is_file() {
             return Err(SuiteError::NoBinary(path.to_path_buf()).into());
         }
+        let not_finale = |why: String| {
+            Error::from(SuiteError::NotFinale {
+                binary: path.to_path_buf(),
+                why,
+            })
+        };
+        // A path without a slash would be looked up on PATH by `Command`.
+        let absolute = std::path::absolute(path).map_err(|e| not_finale(e.to_string()))?;
+        let out = Command::new(&absolute)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| not_finale(format!("cannot run it: {e}")))?;
+        let said = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() || !said.starts_with("finale ") {
+            return Err(not_finale(match out.status.code() {
+                Some(0) => format!("`--version` printed '{}'", said.trim()),
+                Some(c) => format!("`--version` exited with code {c}"),
+                None => "`--version` was killed by a signal".into(),
+            }));
+        }
         Ok(Variant {
             label: path.display().to_string(),
-            kind: VariantKind::Binary(path.to_path_buf()),
+            kind: VariantKind::Binary(absolute),
             threads: None,
             oversubscribe: false,
             hash_mb: None,
@@ -99,12 +122,14 @@ impl Runner {
         oversubscribe: bool,
     ) -> Result<Runner> {
         Ok(match &v.kind {
-            VariantKind::Flags(search) => Runner::Solver(Box::new(Solver::new(SolverOptions {
-                hash_mb,
-                search: search.clone(),
-                threads,
-                oversubscribe,
-            }))),
+            VariantKind::Flags(search) => {
+                Runner::Solver(Box::new(Solver::try_new(SolverOptions {
+                    hash_mb,
+                    search: search.clone(),
+                    threads,
+                    oversubscribe,
+                })?))
+            }
             VariantKind::Binary(path) => Runner::Binary {
                 path: path.clone(),
                 dir: tempfile::Builder::new()
@@ -221,12 +246,17 @@ fn run_binary(
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    // Exit 1 means a wrong answer: still an answer to time.
-    if !matches!(status.code(), Some(0 | 1)) {
+    // Exit 1 means a wrong answer: still an answer to time, when the row was written.
+    if !matches!(status.code(), Some(0 | 1)) || !csv.is_file() {
         let err = std::fs::read_to_string(&errors).unwrap_or_default();
+        let message = match (err.lines().next(), status.code()) {
+            (Some(line), _) => line.to_string(),
+            (None, Some(c)) => format!("exited with code {c} and wrote no CSV row"),
+            (None, None) => "killed by a signal before it wrote its CSV row".into(),
+        };
         return Err(SuiteError::BinaryFailed {
             binary: bin.to_path_buf(),
-            message: err.lines().next().unwrap_or("failed").to_string(),
+            message,
         }
         .into());
     }

@@ -9,6 +9,7 @@ pub mod csv_out;
 pub mod format;
 pub mod histogram;
 pub mod machine;
+pub mod outputs;
 pub mod row;
 
 pub use check::{Verdict, check};

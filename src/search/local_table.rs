@@ -28,12 +28,29 @@ pub(crate) struct LocalTable {
     table: *const TranspositionTable,
 }
 
+/// Makes the calling thread's table now, so that a thread that cannot have its memory
+/// says so before the search starts rather than failing inside it.
+pub(crate) fn prepare() -> std::io::Result<()> {
+    TABLE.with(|t| {
+        if t.get().is_none() {
+            let _ = t.set(TranspositionTable::new_kb(LOCAL_TABLE_KB)?);
+        }
+        Ok(())
+    })
+}
+
 impl LocalTable {
     /// The calling thread's local table, emptied first if it last worked beside other
     /// contents than `shared`'s.
     pub(crate) fn of_this_thread(shared: &TranspositionTable) -> LocalTable {
-        let table: *const TranspositionTable = TABLE
-            .with(|t| t.get_or_init(|| TranspositionTable::new_kb(LOCAL_TABLE_KB)) as *const _);
+        let table: *const TranspositionTable = TABLE.with(|t| {
+            t.get_or_init(|| {
+                // Made ahead by `prepare` on every thread of a solver made by
+                // `Solver::try_new`; only a thread it did not see gets here.
+                TranspositionTable::new_kb(LOCAL_TABLE_KB)
+                    .expect("cannot allocate a search thread's local table")
+            }) as *const _
+        });
         let epoch = shared.epoch();
         if SERVED.with(|s| s.replace(epoch)) != epoch {
             // SAFETY: as in `get`.

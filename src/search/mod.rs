@@ -21,6 +21,7 @@ pub mod ordering;
 mod parallel;
 mod root;
 pub mod stability;
+mod start_error;
 mod table_memory;
 pub mod tt;
 
@@ -30,6 +31,7 @@ pub use root::{
     Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores,
     search_threads,
 };
+pub use start_error::StartError;
 pub use tt::TranspositionTable;
 
 use crate::board::Board;

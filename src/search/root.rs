@@ -2,10 +2,12 @@
 
 use super::endgame::{MoveList, scored_moves, select_next};
 use super::level::Level;
-use super::{Search, SearchOptions, TranspositionTable};
+use super::start_error::StartError;
+use super::{Search, SearchOptions, TranspositionTable, local_table};
 use crate::board::{Board, Square};
 use crate::settings::{
-    DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, MPC_GUESS_LEVEL, MPC_SCHEDULE_MIN_EMPTIES, SPLIT_CUT_MARGIN,
+    DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, LOCAL_TABLE_KB, MPC_GUESS_LEVEL, MPC_SCHEDULE_MIN_EMPTIES,
+    SPLIT_CUT_MARGIN,
 };
 use std::fmt;
 use std::sync::Mutex;
@@ -14,9 +16,11 @@ use std::time::{Duration, Instant};
 /// What to solve for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// The exact final disc difference and every move reaching it.
+    /// The exact final disc difference and a move reaching it (every such move when
+    /// [`SearchOptions::ties`](super::SearchOptions) is set).
     Exact,
-    /// Only win, draw or loss (score -1, 0 or +1) and every move reaching it.
+    /// Only win, draw or loss (score -1, 0 or +1) and a move reaching it (every such move
+    /// with ties).
     Wld,
     /// The exact score of every legal move.
     All,
@@ -156,25 +160,55 @@ pub struct Solver {
 impl Solver {
     /// A solver with a table of `options.hash_mb` MB and
     /// [`search_threads`]`(options.threads, options.oversubscribe)` threads.
-    /// Panics only if the system cannot start the threads.
+    /// Panics if the system cannot start the threads or map the tables; commands use
+    /// [`Solver::try_new`], which says why instead.
     pub fn new(options: SolverOptions) -> Solver {
+        Solver::try_new(options).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// As [`Solver::new`], or why the system refused the threads or the tables' memory.
+    /// Every thread's local table is made here, so a solve cannot run out of it later.
+    pub fn try_new(options: SolverOptions) -> Result<Solver, StartError> {
         super::stability::init();
         let threads = search_threads(options.threads, options.oversubscribe);
-        let pool = (threads > 1).then(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .stack_size(POOL_STACK_BYTES)
-                .thread_name(|i| format!("finale-search-{i}"))
-                .build()
-                .expect("cannot start the search threads")
-        });
-        Solver {
-            tt: TranspositionTable::new(options.hash_mb),
+        let pool = match threads {
+            1 => None,
+            _ => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .stack_size(POOL_STACK_BYTES)
+                    .thread_name(|i| format!("finale-search-{i}"))
+                    .build()
+                    .map_err(|e| StartError::Threads {
+                        threads,
+                        why: e.to_string(),
+                    })?,
+            ),
+        };
+        let local = |source| StartError::LocalTable {
+            kb: LOCAL_TABLE_KB,
+            threads,
+            source,
+        };
+        local_table::prepare().map_err(local)?;
+        if let Some(pool) = &pool {
+            pool.broadcast(|_| local_table::prepare())
+                .into_iter()
+                .collect::<std::io::Result<()>>()
+                .map_err(local)?;
+        }
+        let tt =
+            TranspositionTable::try_new(options.hash_mb).map_err(|source| StartError::Table {
+                mb: options.hash_mb,
+                source,
+            })?;
+        Ok(Solver {
+            tt,
             options: SolverOptions { threads, ..options },
             pool,
             split_workers: threads.min(cores()),
             abort: None,
-        }
+        })
     }
 
     /// Makes every later solve give up within a few thousand nodes of `flag` being set
@@ -231,11 +265,12 @@ impl Solver {
         (v, nodes)
     }
 
-    /// Solves `board` (side to move first) in `mode`.
+    /// Solves `board` (side to move first) in `mode`. Panics if the abort flag
+    /// ([`Solver::set_abort`]) stops it: a solver with one uses [`Solver::solve_within`].
     pub fn solve(&mut self, board: Board, mode: Mode) -> SolveResult {
         match self.solve_within(board, mode, None) {
             Ok(r) => r,
-            Err(_) => unreachable!("a solve without a time limit always finishes"),
+            Err(_) => unreachable!("a solve without a time limit or abort flag always finishes"),
         }
     }
 

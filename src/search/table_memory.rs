@@ -23,12 +23,13 @@ unsafe impl<T: Zeroable + Send> Send for ZeroedSlice<T> {}
 unsafe impl<T: Zeroable + Sync> Sync for ZeroedSlice<T> {}
 
 impl<T: Zeroable> ZeroedSlice<T> {
-    /// `len` zeroed elements (at least 1). Panics only if the system is out of memory.
-    pub(crate) fn new(len: usize) -> Self {
+    /// `len` zeroed elements (at least 1), or the system's reason why not (out of memory,
+    /// an address space limit).
+    pub(crate) fn new(len: usize) -> std::io::Result<Self> {
         let len = len.max(1);
-        let bytes = len
-            .checked_mul(std::mem::size_of::<T>())
-            .expect("table size overflows");
+        let bytes = len.checked_mul(std::mem::size_of::<T>()).ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::OutOfMemory, "table size overflows")
+        })?;
         // SAFETY: an anonymous private mapping is zero-filled by the kernel and aligned to
         // a page, which satisfies the alignment of any `T` used here (<= 4096). It is
         // unmapped exactly once, in `drop`, with the same length.
@@ -41,10 +42,9 @@ impl<T: Zeroable> ZeroedSlice<T> {
                 -1,
                 0,
             );
-            assert!(
-                ptr != libc::MAP_FAILED,
-                "cannot map {bytes} bytes for the transposition table"
-            );
+            if ptr == libc::MAP_FAILED {
+                return Err(std::io::Error::last_os_error());
+            }
             #[cfg(target_os = "linux")]
             {
                 // Advice only: without huge pages the table still works, just slower.
@@ -61,7 +61,7 @@ impl<T: Zeroable> ZeroedSlice<T> {
             for offset in (0..bytes).step_by(4096) {
                 std::ptr::write_volatile(slice.ptr.cast::<u8>().add(offset), 0);
             }
-            slice
+            Ok(slice)
         }
     }
 

@@ -139,20 +139,27 @@ fn new_epoch() -> u64 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket). Panics if the system refuses
+    /// the memory; [`TranspositionTable::try_new`] says why instead.
     pub fn new(mb: usize) -> TranspositionTable {
+        TranspositionTable::try_new(mb).expect("cannot allocate the transposition table")
+    }
+
+    /// A table of about `mb` megabytes (at least one bucket), or the system's reason why
+    /// its memory cannot be had.
+    pub fn try_new(mb: usize) -> std::io::Result<TranspositionTable> {
         TranspositionTable::new_kb(mb.saturating_mul(1 << 10))
     }
 
     /// A table of about `kb` kilobytes (at least one bucket).
-    pub(crate) fn new_kb(kb: usize) -> TranspositionTable {
+    pub(crate) fn new_kb(kb: usize) -> std::io::Result<TranspositionTable> {
         let n = (kb.saturating_mul(1 << 10) / std::mem::size_of::<Bucket>()).max(1);
-        TranspositionTable {
-            buckets: ZeroedSlice::new(n),
+        Ok(TranspositionTable {
+            buckets: ZeroedSlice::new(n)?,
             generation: AtomicU64::new(1),
             date: AtomicU64::new(0),
             epoch: AtomicU64::new(new_epoch()),
-        }
+        })
     }
 
     /// Identifies the table's current contents (see the field).

@@ -49,6 +49,10 @@ pub struct TrainOptions<'a> {
     /// Show a progress bar on stderr (games played, then positions labelled per phase)
     /// when stderr is a terminal.
     pub progress: bool,
+    /// Stops the run at the next game, position or phase once set (SIGINT, SIGTERM): it
+    /// then returns [`TrainError::Stopped`], and `data` holds whole rows of the phases
+    /// finished before.
+    pub interrupt: crate::interrupt::Interrupt,
 }
 
 /// One line of the held-out error table.
@@ -168,6 +172,9 @@ fn check_options(o: &TrainOptions) -> Result<()> {
     if o.label_depth < 4 {
         return Err(TrainError::LabelDepth(o.label_depth).into());
     }
+    if o.exact_max_empties > crate::settings::TRAIN_EXACT_MAX_EMPTIES {
+        return Err(TrainError::ExactMaxEmpties(o.exact_max_empties).into());
+    }
     if !(o.fit.l2.is_finite() && o.fit.l2 >= 0.0) {
         return Err(TrainError::L2(o.fit.l2).into());
     }
@@ -222,10 +229,20 @@ pub fn train(
         "{bar:40} {pos}/{len} {msg}  {elapsed}  ETA {eta}",
     );
     bar.set_message("games played");
+    let stop = &o.interrupt;
+    let stopped = || -> Result<()> {
+        match stop.cause() {
+            Some(cause) => Err(TrainError::Stopped(cause).into()),
+            None => Ok(()),
+        }
+    };
     let samples: Vec<Sample> = pool.install(|| {
         (0..o.games)
             .into_par_iter()
             .flat_map_iter(|g| {
+                if stop.requested() {
+                    return Vec::new();
+                }
                 bar.inc(1);
                 match o.play_eval {
                     Some(e) => play_eval_game(o.seed, g, e),
@@ -234,6 +251,7 @@ pub fn train(
             })
             .collect()
     });
+    stopped()?;
     let mut by_empties: Vec<Vec<Sample>> = vec![Vec::new(); 61];
     for s in samples {
         by_empties[s.board.empty_count() as usize].push(s);
@@ -251,7 +269,9 @@ pub fn train(
     let mut data = data.map(|d| csv::WriterBuilder::new().has_headers(false).from_writer(d));
     let data_err = |e: csv::Error| Error::Output(e.into());
     if let Some(d) = data.as_mut() {
+        // Flushed at once: a run stopped before its first phase ends leaves a header.
         d.write_record(LABEL_HEADER).map_err(data_err)?;
+        d.flush().map_err(Error::Output)?;
     }
 
     let canon = canonical_indices();
@@ -286,12 +306,17 @@ pub fn train(
                     list.par_iter()
                         .map_init(
                             || {
-                                Solver::new(SolverOptions {
+                                let mut solver = Solver::new(SolverOptions {
                                     hash_mb: 4,
                                     ..Default::default()
-                                })
+                                });
+                                solver.set_abort(stop.flag());
+                                solver
                             },
                             |solver, s| {
+                                if stop.requested() {
+                                    return 0;
+                                }
                                 bar.inc(1);
                                 exact_value(solver, s.board) * UNITS_PER_DISC
                             },
@@ -300,6 +325,9 @@ pub fn train(
                 } else {
                     list.par_iter()
                         .map(|s| {
+                            if stop.requested() {
+                                return 0;
+                            }
                             bar.inc(1);
                             evaluated_value(&eval, s.board, depth).0
                         })
@@ -310,6 +338,8 @@ pub fn train(
                 rows.push((e, held_out(s), Labelled { sample: *s, label }));
             }
         }
+        // A stopped phase's labels are partial: neither fitted nor written.
+        stopped()?;
         // The phase before's positions too: twice the data, and smoother phases.
         let fit_rows: Vec<FitRow> = previous
             .iter()

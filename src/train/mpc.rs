@@ -68,7 +68,7 @@ fn checked_pool(
     per_empties: usize,
     threads: usize,
 ) -> Result<rayon::ThreadPool> {
-    if lo > hi || hi > 40 || per_empties < 2 {
+    if lo == 0 || lo > hi || hi > 40 || per_empties < 2 {
         return Err(TrainError::MpcRange {
             lo,
             hi,

@@ -1,0 +1,41 @@
+//! Why a solver could not start: the machine refused its threads or its tables' memory.
+
+use thiserror::Error;
+
+/// A solver that could not be made (see [`super::Solver::try_new`]). Both come from the
+/// system's limits (`ulimit -v`, a cgroup's memory, the process's thread limit), not from
+/// the position, so the message names the option to lower.
+#[derive(Debug, Error)]
+pub enum StartError {
+    /// The thread pool could not be started.
+    #[error("cannot start {threads} search threads ({why}); ask for fewer with --threads")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// The system's reason.
+        why: String,
+    },
+    /// The shared transposition table could not be mapped.
+    #[error(
+        "cannot allocate the {mb} MB transposition table ({source}); ask for less with --hash-mb"
+    )]
+    Table {
+        /// Its size in MB.
+        mb: usize,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// A search thread's own small table could not be mapped.
+    #[error(
+        "cannot allocate the {kb} kB table of each of {threads} search threads ({source}); \
+         ask for fewer with --threads"
+    )]
+    LocalTable {
+        /// Its size in kB.
+        kb: usize,
+        /// Threads that need one.
+        threads: usize,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+}
