@@ -1002,7 +1002,7 @@ fn out_of_range_requests_are_typed_errors() {
         "{e:?}"
     );
     assert_eq!(e.to_string(), "perft depth 15 is out of range (0..=14)");
-    for (min, max) in [(30, 20), (10, 61)] {
+    for (min, max) in [(30, 20), (10, 61), (0, 9)] {
         let e = finale::harness::run_generate(1, 1, min, max, Play::Random, &mut out)
             .expect_err("bad range refused");
         assert!(
@@ -1011,7 +1011,9 @@ fn out_of_range_requests_are_typed_errors() {
         );
         assert_eq!(
             e.to_string(),
-            format!("empties {min}-{max}: expected A-B with A <= B <= 60")
+            format!(
+                "empties {min}-{max}: expected A-B with 1 <= A <= B <= 60 (a full board has no move)"
+            )
         );
     }
     assert!(out.is_empty(), "nothing written for a refused request");
