@@ -175,9 +175,13 @@ fn report_draws_an_svg_of_real_runs() {
         input.to_str().unwrap(),
         "--svg",
         svg.to_str().unwrap(),
+        "--force",
     ]);
     assert_eq!(code, 2, "an OBF file is not a run");
-    assert!(err.starts_with("error:"), "{err}");
+    assert!(
+        err.starts_with("error:") && err.contains("three.obf"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -376,4 +380,66 @@ release,,00,board";
         err.trim(),
         format!("error: {bin}: bad nodes on line 2 of its CSV")
     );
+}
+
+/// A suite-like CSV of three solved positions, written by hand (no solve needed).
+fn small_csv(dir: &Path, name: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        "key,mode,nodes,time_s,empties\n\
+         a,exact,100,0.5,20\n\
+         b,exact,200,1.5,21\n\
+         c,exact,300,2.5,22\n",
+    )
+    .unwrap();
+    path
+}
+
+/// `report` never writes over one of its inputs, even with --force, nor over an existing
+/// file without --force: one `error:` line, exit 2, and the file as it was.
+#[test]
+fn report_never_replaces_an_input_nor_an_existing_file_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = small_csv(dir.path(), "s.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let same = dir.path().join(".").join("s.csv");
+    let linked = dir.path().join("link.csv");
+    std::fs::hard_link(&csv, &linked).unwrap();
+    for svg in [&csv, &same, &linked] {
+        for force in [false, true] {
+            let mut args = vec![
+                "report",
+                csv.to_str().unwrap(),
+                "--svg",
+                svg.to_str().unwrap(),
+            ];
+            if force {
+                args.push("--force");
+            }
+            let (code, out, err) = run(&args);
+            assert_eq!(code, 2, "{args:?}: {out}{err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.starts_with("error: report: --svg ") && err.contains("is also an input"),
+                "{err}"
+            );
+            assert_eq!(out, "");
+            assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+        }
+    }
+
+    let svg = dir.path().join("old.svg");
+    std::fs::write(&svg, "keep me").unwrap();
+    let (csv, svg) = (csv.to_str().unwrap(), svg.to_str().unwrap());
+    let (code, out, err) = run(&["report", csv, "--svg", svg]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(
+        err.trim(),
+        format!("error: report: --svg {svg}: the file exists (--force replaces it)")
+    );
+    assert_eq!(std::fs::read_to_string(svg).unwrap(), "keep me");
+    let (code, out, err) = run(&["report", csv, "--svg", svg, "--force"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(std::fs::read_to_string(svg).unwrap().starts_with("<svg"));
 }

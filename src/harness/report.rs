@@ -77,8 +77,34 @@ fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
     })
 }
 
+/// Refuses an `svg` that is one of `files` (the same file, by any path), or that exists
+/// when not `force`: checked before anything is read or written.
+fn check_target(files: &[PathBuf], svg: &Path, force: bool) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(target) = std::fs::metadata(svg) else {
+        return Ok(());
+    };
+    let same = |path: &PathBuf| {
+        std::fs::metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == (target.dev(), target.ino()))
+    };
+    if files.iter().any(same) {
+        return Err(CompareError::SvgIsInput(svg.to_path_buf()).into());
+    }
+    if !force {
+        let what = if target.is_file() { "file" } else { "path" };
+        return Err(CompareError::SvgExists {
+            path: svg.to_path_buf(),
+            what,
+        }
+        .into());
+    }
+    Ok(())
+}
+
 /// Draws the report of `files` into the SVG `svg`, and prints a line per run to `out`.
-pub fn run_report(files: &[PathBuf], svg: &Path, out: &mut impl Write) -> Result<()> {
+/// An existing `svg` is replaced only when `force`, and never when it is one of `files`.
+pub fn run_report(files: &[PathBuf], svg: &Path, force: bool, out: &mut impl Write) -> Result<()> {
+    check_target(files, svg, force)?;
     let runs = load(files)?;
     let all: Vec<&Point> = runs.values().flatten().collect();
     let (e_min, e_max) = all.iter().fold((u32::MAX, 0), |(lo, hi), p| {
