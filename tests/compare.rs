@@ -443,3 +443,34 @@ fn report_never_replaces_an_input_nor_an_existing_file_without_force() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(std::fs::read_to_string(svg).unwrap().starts_with("<svg"));
 }
+
+/// Two runs without a position in common: said before anything is printed, and when
+/// they hold the same positions in other modes, said so.
+#[test]
+fn compare_says_why_nothing_matches_before_printing() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = small_csv(dir.path(), "a.csv");
+    let other = dir.path().join("other.csv");
+    std::fs::write(
+        &other,
+        "key,mode,nodes,time_s,empties\nx,exact,100,0.5,20\ny,exact,200,1.5,21\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["compare", a.to_str().unwrap(), other.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(out, "", "nothing printed before the refusal");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no position is in both"), "{err}");
+
+    let wld = dir.path().join("wld.csv");
+    let text = std::fs::read_to_string(&a).unwrap().replace("exact", "wld");
+    std::fs::write(&wld, text).unwrap();
+    let (code, out, err) = run(&["compare", a.to_str().unwrap(), wld.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(out, "");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the same positions") && err.contains("exact") && err.contains("wld"),
+        "{err}"
+    );
+}

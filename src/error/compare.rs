@@ -38,6 +38,21 @@ pub enum CompareError {
     /// Two runs without a position in common.
     #[error("compare: no position is in both {0} and {1}")]
     NothingInCommon(String, String),
+    /// Two runs of the same positions, in other modes.
+    #[error(
+        "compare: {a} and {b} hold the same positions in other modes ({modes_a} in {a}, \
+         {modes_b} in {b}); compare runs of one mode"
+    )]
+    ModesDiffer {
+        /// Run A's label.
+        a: String,
+        /// Run B's label.
+        b: String,
+        /// Run A's modes of the positions both hold.
+        modes_a: String,
+        /// Run B's modes of them.
+        modes_b: String,
+    },
     /// A CSV of several variants given beside another CSV.
     #[error("{}: holds {variants} variants; compare it alone to compare them", path.display())]
     SeveralVariants {

@@ -82,14 +82,48 @@ pub struct Comparison {
     pub verdict: String,
 }
 
+/// Why runs `a` and `b` (labelled `la` and `lb`) have no (position, mode) in common: no
+/// position at all, or the same positions solved in other modes.
+fn nothing_in_common(a: &Run, b: &Run, la: &str, lb: &str) -> Error {
+    use std::collections::BTreeSet;
+    let keys_b: BTreeSet<&str> = b.keys().map(|(k, _)| k.as_str()).collect();
+    let shared = |run: &Run, keys: &BTreeSet<&str>| -> BTreeSet<String> {
+        run.keys()
+            .filter(|(k, _)| keys.contains(k.as_str()))
+            .map(|(_, m)| m.clone())
+            .collect()
+    };
+    let modes_a = shared(a, &keys_b);
+    if modes_a.is_empty() {
+        return CompareError::NothingInCommon(la.to_string(), lb.to_string()).into();
+    }
+    let keys_a: BTreeSet<&str> = a.keys().map(|(k, _)| k.as_str()).collect();
+    let join = |modes: BTreeSet<String>| modes.into_iter().collect::<Vec<_>>().join(", ");
+    CompareError::ModesDiffer {
+        a: la.to_string(),
+        b: lb.to_string(),
+        modes_a: join(modes_a),
+        modes_b: join(shared(b, &keys_a)),
+    }
+    .into()
+}
+
+/// Compares run `b` against run `a` on the positions (and modes) they share, printing
+/// `heading`, a row per position and a summary to `out`. Runs with nothing in common are
+/// refused before anything is printed.
 pub(crate) fn compare_runs(
     a: &Run,
     b: &Run,
     la: &str,
     lb: &str,
+    heading: &str,
     out: &mut impl Write,
 ) -> Result<Comparison> {
+    if !a.keys().any(|k| b.contains_key(k)) {
+        return Err(nothing_in_common(a, b, la, lb));
+    }
     let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(Error::Output);
+    w(out, heading.to_string())?;
     w(
         out,
         format!(
@@ -136,9 +170,6 @@ pub(crate) fn compare_runs(
         )?;
     }
     let positions = logs_n.len();
-    if positions == 0 {
-        return Err(CompareError::NothingInCommon(la.to_string(), lb.to_string()).into());
-    }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     let node_ratio = mean(&logs_n).exp();
     let mt = mean(&logs_t);
@@ -219,7 +250,7 @@ pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison
             let (Some((la, ra)), Some((lb, rb))) = (it.next(), it.next()) else {
                 unreachable!("two variants checked above")
             };
-            compare_runs(&ra, &rb, &format!("'{la}'"), &format!("'{lb}'"), out)
+            compare_runs(&ra, &rb, &format!("'{la}'"), &format!("'{lb}'"), "", out)
         }
         [a, b] => {
             let (_, ra) = one(load(a)?, a)?;
@@ -229,6 +260,7 @@ pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison
                 &rb,
                 &a.display().to_string(),
                 &b.display().to_string(),
+                "",
                 out,
             )
         }
@@ -286,7 +318,7 @@ mod tests {
             ("c", 300, 2.37),
             ("d", 50, 0.41),
         ]);
-        let c = compare_runs(&a, &faster, "A", "B", &mut Vec::new()).unwrap();
+        let c = compare_runs(&a, &faster, "A", "B", "", &mut Vec::new()).unwrap();
         assert_eq!(c.positions, 4);
         assert_eq!(c.node_differences, 0);
         assert!((c.time_ratio - 0.8).abs() < 0.01, "{c:?}");
@@ -301,9 +333,9 @@ mod tests {
             ("c", 300, 3.2),
             ("d", 50, 0.47),
         ]);
-        let c = compare_runs(&a, &noisy, "A", "B", &mut Vec::new()).unwrap();
+        let c = compare_runs(&a, &noisy, "A", "B", "", &mut Vec::new()).unwrap();
         assert_eq!(c.node_differences, 1);
         assert!(c.verdict.starts_with("no significant"), "{c:?}");
-        assert!(compare_runs(&a, &run(&[("z", 1, 1.0)]), "A", "B", &mut Vec::new()).is_err());
+        assert!(compare_runs(&a, &run(&[("z", 1, 1.0)]), "A", "B", "", &mut Vec::new()).is_err());
     }
 }

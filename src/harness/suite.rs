@@ -455,14 +455,11 @@ pub fn run_suite(
     summary.stopped = stopped;
     print(out, &format!("\n{}{}", summary.report(), dist.report()))?;
     if variants.len() == 2 {
-        print(
-            out,
-            &format!(
-                "\ncomparison: A = {}, B = {}\n",
-                variants[0].label, variants[1].label
-            ),
-        )?;
-        compare_runs(&measured[0], &measured[1], "A", "B", out)?;
+        let heading = format!(
+            "\ncomparison: A = {}, B = {}\n",
+            variants[0].label, variants[1].label
+        );
+        compare_runs(&measured[0], &measured[1], "A", "B", &heading, out)?;
     }
     Ok(summary)
 }
