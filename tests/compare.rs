@@ -474,3 +474,30 @@ fn compare_says_why_nothing_matches_before_printing() {
         "{err}"
     );
 }
+
+/// `compare` of one CSV holding two variants takes them in the order the suite ran them
+/// (A first), so its ratios are the suite's own, and says which variant is A.
+#[test]
+fn compare_of_one_csv_takes_the_variants_in_the_suites_order() {
+    // `--no-etc` sorts before `default`: a sorted order would make it A.
+    let r = repeated_suite(&["--variant=", "--variant=--no-etc"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let nodes_line = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("node counts"))
+            .map(String::from)
+            .unwrap_or_else(|| panic!("no node counts line in {text}"))
+    };
+    let theirs = nodes_line(&r.out);
+    assert!(
+        !theirs.ends_with("1.0000"),
+        "the variants must differ in nodes: {theirs}"
+    );
+    let (code, out, err) = run(&["compare", r.csv.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("comparison: A = default, B = --no-etc\n"),
+        "{out}"
+    );
+    assert_eq!(nodes_line(&out), theirs, "{out}");
+}

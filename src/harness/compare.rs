@@ -32,16 +32,23 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// Reads the solved rows of a suite or batch CSV, grouped by variant label.
-fn load(path: &Path) -> Result<BTreeMap<String, Run>> {
+/// Reads the solved rows of a suite or batch CSV, grouped by variant label, the variants
+/// in the order they first appear in the file (the order a suite ran them in).
+fn load(path: &Path) -> Result<Vec<(String, Run)>> {
     let mut csv = RunCsv::open(path)?;
     csv.need(&["key", "mode", "nodes", "time_s", "empties"])?;
-    let mut runs: BTreeMap<String, Run> = BTreeMap::new();
+    let mut runs: Vec<(String, Run)> = Vec::new();
     csv.for_each_solved(|solved| {
         let row = &solved.row;
-        let m = runs
-            .entry(row.variant.clone())
-            .or_default()
+        let v = match runs.iter().position(|(label, _)| *label == row.variant) {
+            Some(v) => v,
+            None => {
+                runs.push((row.variant.clone(), Run::new()));
+                runs.len() - 1
+            }
+        };
+        let m = runs[v]
+            .1
             .entry((row.key.clone(), row.mode.clone()))
             .or_default();
         m.empties = solved.empties()?;
@@ -222,9 +229,11 @@ pub(crate) fn compare_runs(
     })
 }
 
-/// Compares two CSVs (B against A), or the two variants of one CSV.
+/// Compares two CSVs (B against A), or the two variants of one CSV (B against A in the
+/// order the file holds them, which is the order a suite ran them in). Prints which is A
+/// and which is B first.
 pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison> {
-    let one = |runs: BTreeMap<String, Run>, path: &Path| -> Result<(String, Run)> {
+    let one = |runs: Vec<(String, Run)>, path: &Path| -> Result<(String, Run)> {
         let n = runs.len();
         let mut it = runs.into_iter();
         match (it.next(), n) {
@@ -250,19 +259,22 @@ pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison
             let (Some((la, ra)), Some((lb, rb))) = (it.next(), it.next()) else {
                 unreachable!("two variants checked above")
             };
-            compare_runs(&ra, &rb, &format!("'{la}'"), &format!("'{lb}'"), "", out)
+            let heading = format!("comparison: A = {la}, B = {lb}\n");
+            compare_runs(
+                &ra,
+                &rb,
+                &format!("'{la}'"),
+                &format!("'{lb}'"),
+                &heading,
+                out,
+            )
         }
         [a, b] => {
             let (_, ra) = one(load(a)?, a)?;
             let (_, rb) = one(load(b)?, b)?;
-            compare_runs(
-                &ra,
-                &rb,
-                &a.display().to_string(),
-                &b.display().to_string(),
-                "",
-                out,
-            )
+            let (la, lb) = (a.display().to_string(), b.display().to_string());
+            let heading = format!("comparison: A = {la}, B = {lb}\n");
+            compare_runs(&ra, &rb, &la, &lb, &heading, out)
         }
         _ => Err(CompareError::FileCount.into()),
     }
