@@ -501,3 +501,23 @@ fn compare_of_one_csv_takes_the_variants_in_the_suites_order() {
     );
     assert_eq!(nodes_line(&out), theirs, "{out}");
 }
+
+/// `report` takes its runs in the order given: files as on the command line, variants as
+/// they first appear in a file; times are drawn relative to the first of them.
+#[test]
+fn report_takes_runs_in_the_order_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let z = small_csv(dir.path(), "z.csv");
+    let a = small_csv(dir.path(), "a.csv");
+    let svg = dir.path().join("r.svg");
+    let (z, a, svg) = (
+        z.to_str().unwrap(),
+        a.to_str().unwrap(),
+        svg.to_str().unwrap(),
+    );
+    let (code, out, err) = run(&["report", z, a, "--svg", svg]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("z: 3 positions"), "{out}");
+    let text = std::fs::read_to_string(svg).unwrap();
+    assert!(text.contains("time relative to z (log scale"), "{text}");
+}
