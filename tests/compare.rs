@@ -521,3 +521,40 @@ fn report_takes_runs_in_the_order_given() {
     let text = std::fs::read_to_string(svg).unwrap();
     assert!(text.contains("time relative to z (log scale"), "{text}");
 }
+
+/// compare's rows name each position by its file and index (as the suite CSV does), in
+/// file then index order, not in the order of their keys.
+#[test]
+fn compare_rows_show_file_and_index_in_that_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("f.csv");
+    std::fs::write(
+        &csv,
+        "index,file,key,mode,nodes,time_s,empties\n\
+         2,b.obf,k1,exact,100,0.5,20\n\
+         10,a.obf,k2,exact,200,1.5,21\n\
+         1,b.obf,k3,exact,300,2.5,22\n\
+         9,a.obf,k4,exact,400,3.5,23\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["compare", csv.to_str().unwrap(), csv.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .take(5)
+        .map(|l| l.split_whitespace().take(3).collect())
+        .collect();
+    assert_eq!(lines[0], ["file", "index", "key"], "{out}");
+    let rows: Vec<&[&str]> = lines[1..].iter().map(|l| &l[..]).collect();
+    assert_eq!(
+        rows,
+        [
+            ["a.obf", "9", "k4"],
+            ["a.obf", "10", "k2"],
+            ["b.obf", "1", "k3"],
+            ["b.obf", "2", "k1"]
+        ],
+        "{out}"
+    );
+}

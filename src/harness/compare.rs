@@ -9,9 +9,12 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// One run's measurements of one position: nodes and every repeated time.
+/// One run's measurements of one position: nodes and every repeated time, and where the
+/// position is (its file and 1-based index there, when known) for the reader to find it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Measured {
+    pub(crate) file: String,
+    pub(crate) index: Option<usize>,
     pub(crate) empties: u32,
     pub(crate) nodes: Vec<u64>,
     pub(crate) times: Vec<f64>,
@@ -51,6 +54,10 @@ fn load(path: &Path) -> Result<Vec<(String, Run)>> {
             .1
             .entry((row.key.clone(), row.mode.clone()))
             .or_default();
+        if m.nodes.is_empty() {
+            m.file = row.file.clone();
+            m.index = row.index;
+        }
         m.empties = solved.empties()?;
         m.nodes.push(solved.nodes()?);
         m.times.push(solved.seconds()?);
@@ -126,22 +133,31 @@ pub(crate) fn compare_runs(
     heading: &str,
     out: &mut impl Write,
 ) -> Result<Comparison> {
-    if !a.keys().any(|k| b.contains_key(k)) {
+    // In file then index order (as A has them), so that a position is found by eye.
+    let mut pairs: Vec<_> = a
+        .iter()
+        .filter_map(|(k, ma)| b.get(k).map(|mb| (k, ma, mb)))
+        .collect();
+    if pairs.is_empty() {
         return Err(nothing_in_common(a, b, la, lb));
     }
+    pairs.sort_by_key(|&(k, m, _)| (m.file.as_str(), m.index.unwrap_or(usize::MAX), k));
+    let fw = pairs
+        .iter()
+        .map(|(_, m, _)| m.file.len())
+        .fold(4, usize::max);
     let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(Error::Output);
     w(out, heading.to_string())?;
     w(
         out,
         format!(
-            "{:<18} {:>3} {:>14} {:>14} {:>8} {:>10} {:>10} {:>8}\n",
-            "key", "emp", "nodes A", "nodes B", "B/A", "time A", "time B", "B/A"
+            "{:<fw$} {:>5} {:<16} {:>3} {:>14} {:>14} {:>8} {:>10} {:>10} {:>8}\n",
+            "file", "index", "key", "emp", "nodes A", "nodes B", "B/A", "time A", "time B", "B/A"
         ),
     )?;
     let (mut logs_n, mut logs_t, mut spreads) = (Vec::new(), Vec::new(), Vec::new());
     let mut node_differences = 0;
-    for (k, ma) in a {
-        let Some(mb) = b.get(k) else { continue };
+    for (k, ma, mb) in pairs {
         let na = median(&mut ma.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
         let nb = median(&mut mb.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
         let ta = median(&mut ma.times.clone());
@@ -171,8 +187,17 @@ pub(crate) fn compare_runs(
         w(
             out,
             format!(
-                "{:<18} {:>3} {:>14} {:>14} {:>8.3} {:>10.4} {:>10.4} {:>8.3}\n",
-                k.0, ma.empties, na as u64, nb as u64, rn, ta, tb, rt
+                "{:<fw$} {:>5} {:<16} {:>3} {:>14} {:>14} {:>8.3} {:>10.4} {:>10.4} {:>8.3}\n",
+                ma.file,
+                ma.index.map(|i| i.to_string()).unwrap_or_default(),
+                k.0,
+                ma.empties,
+                na as u64,
+                nb as u64,
+                rn,
+                ta,
+                tb,
+                rt
             ),
         )?;
     }
@@ -310,6 +335,7 @@ mod tests {
                         empties: 20,
                         nodes: vec![n],
                         times: vec![t],
+                        ..Measured::default()
                     },
                 )
             })

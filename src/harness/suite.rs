@@ -304,6 +304,10 @@ pub fn run_suite(
                 options.mode.name().into(),
             ))
             .or_default();
+        if m.nodes.is_empty() {
+            m.file = row.file.display().to_string();
+            m.index = Some(row.index);
+        }
         m.empties = row.position.board.empty_count();
         m.nodes.push(row.result.nodes);
         m.times.push(row.result.time.as_secs_f64());
