@@ -558,3 +558,37 @@ fn compare_rows_show_file_and_index_in_that_order() {
         "{out}"
     );
 }
+
+/// A CSV without a solved row (only its header, or only timeouts) is refused as such,
+/// alone or beside another, not as a CSV of "0 variants".
+#[test]
+fn compare_says_plainly_that_a_csv_holds_no_solved_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = small_csv(dir.path(), "good.csv");
+    let header = dir.path().join("header.csv");
+    std::fs::write(&header, "key,mode,nodes,time_s,empties\n").unwrap();
+    let timeouts = dir.path().join("timeouts.csv");
+    std::fs::write(
+        &timeouts,
+        "key,mode,nodes,time_s,empties,status\n\
+         a,exact,100,600.0,20,timeout\n\
+         b,exact,,,21,error: bad line\n",
+    )
+    .unwrap();
+    for empty in [&header, &timeouts] {
+        let name = empty.to_str().unwrap();
+        for args in [
+            vec!["compare", name],
+            vec!["compare", name, good.to_str().unwrap()],
+            vec!["compare", good.to_str().unwrap(), name],
+        ] {
+            let (code, out, err) = run(&args);
+            assert_eq!(code, 2, "{args:?}: {out}{err}");
+            assert_eq!(
+                err.trim(),
+                format!("error: {name}: no solved rows (only timeouts or errors, or none at all)"),
+                "{args:?}"
+            );
+        }
+    }
+}

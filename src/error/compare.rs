@@ -53,6 +53,9 @@ pub enum CompareError {
         /// Run B's modes of them.
         modes_b: String,
     },
+    /// A CSV without a solved row: only its header, or only timeout and error rows.
+    #[error("{}: no solved rows (only timeouts or errors, or none at all)", .0.display())]
+    NoSolvedRows(PathBuf),
     /// A CSV of several variants given beside another CSV.
     #[error("{}: holds {variants} variants; compare it alone to compare them", path.display())]
     SeveralVariants {

@@ -36,7 +36,8 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// Reads the solved rows of a suite or batch CSV, grouped by variant label, the variants
-/// in the order they first appear in the file (the order a suite ran them in).
+/// in the order they first appear in the file (the order a suite ran them in). A file
+/// without a solved row is refused as such.
 fn load(path: &Path) -> Result<Vec<(String, Run)>> {
     let mut csv = RunCsv::open(path)?;
     csv.need(&["key", "mode", "nodes", "time_s", "empties"])?;
@@ -63,6 +64,9 @@ fn load(path: &Path) -> Result<Vec<(String, Run)>> {
         m.times.push(solved.seconds()?);
         Ok(())
     })?;
+    if runs.is_empty() {
+        return Err(CompareError::NoSolvedRows(path.to_path_buf()).into());
+    }
     Ok(runs)
 }
 
