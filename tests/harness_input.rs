@@ -1,7 +1,8 @@
 //! Bad input to the harness commands that read other programs' files — CSVs given to
 //! `compare` and `report`, a calibration CSV resumed, the CSV another binary writes for
-//! `suite --binary`: each is one `error:` line naming the file and line, exit code 2,
-//! never a panic. Also checks that the fuzz seeds are the valid inputs they claim to be.
+//! `suite --binary`, the header of a batch output resumed: each is one `error:` line
+//! naming the file and line, exit code 2, never a panic. Also checks that the fuzz seeds
+//! are the valid inputs they claim to be.
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use finale::harness::calibrate::{CalRow, HEADER, parse_rows};
@@ -499,5 +500,37 @@ fn fuzz_seeds_are_valid_inputs() {
         })
         .unwrap();
         assert_eq!(count, n, "{name}");
+    }
+}
+
+/// A batch output whose header holds this finale's columns in another order is refused
+/// as such, not as "another version" with the same number of columns.
+#[test]
+fn a_batch_output_with_its_columns_reordered_is_named_so() {
+    let dir = TempDir::new().unwrap();
+    let input = write(
+        &dir,
+        "one.obf",
+        &format!("{} X\n", "-".repeat(27) + "OX------XO" + &"-".repeat(27)),
+    );
+    for (x, y) in [("score", "nodes"), ("index", "file")] {
+        let mut columns = finale::batch::output::header();
+        let (a, b) = (
+            columns.iter().position(|&c| c == x).unwrap(),
+            columns.iter().position(|&c| c == y).unwrap(),
+        );
+        columns.swap(a, b);
+        let text = columns.join(",") + "\n";
+        let out = write(&dir, "out.csv", &text);
+        let err = refused(&[
+            "batch".as_ref(),
+            input.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert!(err.contains("out.csv:1: "), "{err}");
+        assert!(err.contains("in another order"), "{err}");
+        assert!(!err.contains("another version"), "{err}");
+        assert_eq!(fs::read_to_string(&out).unwrap(), text, "left untouched");
     }
 }
