@@ -534,3 +534,72 @@ fn a_batch_output_with_its_columns_reordered_is_named_so() {
         assert_eq!(fs::read_to_string(&out).unwrap(), text, "left untouched");
     }
 }
+
+/// A suite stopped while writing (a full disk, a kill) leaves its last row torn: without
+/// its newline, or with fewer fields. compare and report drop that row, saying so in one
+/// line naming the file and line, and read the others; a damaged row elsewhere is still
+/// refused.
+#[test]
+fn compare_and_report_drop_a_torn_last_row_only() {
+    let dir = TempDir::new().unwrap();
+    let svg = dir.path().join("r.svg");
+    let whole = run_csv("2.5", "300", "22");
+    let good = write(&dir, "good.csv", &whole);
+    let torn = [
+        ("cut.csv", whole[..whole.len() - 12].to_string()),
+        ("no-newline.csv", whole[..whole.len() - 2].to_string()),
+        ("short.csv", whole.replace(",300,2.5,22\n", ",300\n")),
+    ];
+    for (name, text) in torn {
+        let path = write(&dir, name, &text);
+        let runs = [
+            vec!["compare".as_ref(), path.as_os_str(), good.as_os_str()],
+            vec![
+                "report".as_ref(),
+                path.as_os_str(),
+                "--svg".as_ref(),
+                svg.as_os_str(),
+                "--force".as_ref(),
+            ],
+        ];
+        for args in runs {
+            let out = cargo_bin_cmd!("finale").args(&args).output().unwrap();
+            let (stdout, stderr) = (
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr),
+            );
+            assert!(out.status.success(), "{name} {args:?}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+            let at = format!("{}:4: ", path.display());
+            assert!(
+                stderr.starts_with("note: ") && stderr.contains(&at) && stderr.contains("torn"),
+                "{name}: {stderr}"
+            );
+            assert!(
+                stdout.contains("positions     2") || stdout.contains(": 2 positions"),
+                "{name}: {stdout}"
+            );
+        }
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            text,
+            "the file is only read"
+        );
+    }
+    // Not the last row: refused, naming its line.
+    let path = write(
+        &dir,
+        "middle.csv",
+        &whole.replace(",200,1.5,21\n", ",200\n"),
+    );
+    let err = refused(&["compare".as_ref(), path.as_os_str(), path.as_os_str()]);
+    assert!(err.contains("middle.csv:3: "), "{err}");
+    let err = refused(&[
+        "report".as_ref(),
+        path.as_os_str(),
+        "--svg".as_ref(),
+        svg.as_os_str(),
+        "--force".as_ref(),
+    ]);
+    assert!(err.contains("middle.csv:3: "), "{err}");
+}

@@ -23,6 +23,17 @@ pub enum CompareError {
         /// The column.
         column: String,
     },
+    /// A row that is not a whole row of the file (other than a torn last row, which is
+    /// dropped): another number of fields than the header, or text that is not UTF-8.
+    #[error("{}:{line}: malformed row ({what})", path.display())]
+    Malformed {
+        /// The CSV.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong, e.g. `2 fields, the header has 5`.
+        what: String,
+    },
     /// A value that does not parse.
     #[error("{}:{line}: bad {column}{expected}", path.display())]
     BadValue {

@@ -64,6 +64,9 @@ fn load(path: &Path) -> Result<Vec<(String, Run)>> {
         m.times.push(solved.seconds()?);
         Ok(())
     })?;
+    if let Some(note) = csv.torn_note() {
+        eprintln!("{note}");
+    }
     if runs.is_empty() {
         return Err(CompareError::NoSolvedRows(path.to_path_buf()).into());
     }

@@ -61,6 +61,9 @@ fn load(files: &[PathBuf]) -> Result<Vec<(String, Vec<Point>)>> {
             });
             Ok(())
         })?;
+        if let Some(note) = csv.torn_note() {
+            eprintln!("{note}");
+        }
     }
     if runs.iter().all(|(_, v)| v.is_empty()) {
         return Err(CompareError::NothingToReport.into());
