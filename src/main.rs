@@ -40,8 +40,8 @@ fn main() -> ExitCode {
         }
         Command::Batch(args) => batch(args, &mut stdout),
         Command::Calibrate(args) => calibrate(args, &mut stdout),
-        Command::Report { files, svg } => {
-            harness::run_report(&files, &svg, &mut stdout).map(|()| ExitCode::SUCCESS)
+        Command::Report { files, svg, force } => {
+            harness::run_report(&files, &svg, force, &mut stdout).map(|()| ExitCode::SUCCESS)
         }
         Command::Compare { files } => {
             harness::run_compare(&files, &mut stdout).map(|_| ExitCode::SUCCESS)

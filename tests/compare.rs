@@ -175,9 +175,13 @@ fn report_draws_an_svg_of_real_runs() {
         input.to_str().unwrap(),
         "--svg",
         svg.to_str().unwrap(),
+        "--force",
     ]);
     assert_eq!(code, 2, "an OBF file is not a run");
-    assert!(err.starts_with("error:"), "{err}");
+    assert!(
+        err.starts_with("error:") && err.contains("three.obf"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -377,4 +381,215 @@ release,,00,board";
         err.trim(),
         format!("error: {bin}: bad nodes on line 2 of its CSV")
     );
+}
+
+/// A suite-like CSV of three solved positions, written by hand (no solve needed).
+fn small_csv(dir: &Path, name: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        "key,mode,nodes,time_s,empties\n\
+         a,exact,100,0.5,20\n\
+         b,exact,200,1.5,21\n\
+         c,exact,300,2.5,22\n",
+    )
+    .unwrap();
+    path
+}
+
+/// `report` never writes over one of its inputs, even with --force, nor over an existing
+/// file without --force: one `error:` line, exit 2, and the file as it was.
+#[test]
+fn report_never_replaces_an_input_nor_an_existing_file_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = small_csv(dir.path(), "s.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let same = dir.path().join(".").join("s.csv");
+    let linked = dir.path().join("link.csv");
+    std::fs::hard_link(&csv, &linked).unwrap();
+    for svg in [&csv, &same, &linked] {
+        for force in [false, true] {
+            let mut args = vec![
+                "report",
+                csv.to_str().unwrap(),
+                "--svg",
+                svg.to_str().unwrap(),
+            ];
+            if force {
+                args.push("--force");
+            }
+            let (code, out, err) = run(&args);
+            assert_eq!(code, 2, "{args:?}: {out}{err}");
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.starts_with("error: report: --svg ") && err.contains("is also an input"),
+                "{err}"
+            );
+            assert_eq!(out, "");
+            assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
+        }
+    }
+
+    let svg = dir.path().join("old.svg");
+    std::fs::write(&svg, "keep me").unwrap();
+    let (csv, svg) = (csv.to_str().unwrap(), svg.to_str().unwrap());
+    let (code, out, err) = run(&["report", csv, "--svg", svg]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(
+        err.trim(),
+        format!("error: report: --svg {svg}: the file exists (--force replaces it)")
+    );
+    assert_eq!(std::fs::read_to_string(svg).unwrap(), "keep me");
+    let (code, out, err) = run(&["report", csv, "--svg", svg, "--force"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(std::fs::read_to_string(svg).unwrap().starts_with("<svg"));
+}
+
+/// Two runs without a position in common: said before anything is printed, and when
+/// they hold the same positions in other modes, said so.
+#[test]
+fn compare_says_why_nothing_matches_before_printing() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = small_csv(dir.path(), "a.csv");
+    let other = dir.path().join("other.csv");
+    std::fs::write(
+        &other,
+        "key,mode,nodes,time_s,empties\nx,exact,100,0.5,20\ny,exact,200,1.5,21\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["compare", a.to_str().unwrap(), other.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(out, "", "nothing printed before the refusal");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("no position is in both"), "{err}");
+
+    let wld = dir.path().join("wld.csv");
+    let text = std::fs::read_to_string(&a).unwrap().replace("exact", "wld");
+    std::fs::write(&wld, text).unwrap();
+    let (code, out, err) = run(&["compare", a.to_str().unwrap(), wld.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert_eq!(out, "");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the same positions") && err.contains("exact") && err.contains("wld"),
+        "{err}"
+    );
+}
+
+/// `compare` of one CSV holding two variants takes them in the order the suite ran them
+/// (A first), so its ratios are the suite's own, and says which variant is A.
+#[test]
+fn compare_of_one_csv_takes_the_variants_in_the_suites_order() {
+    // `--no-etc` sorts before `default`: a sorted order would make it A.
+    let r = repeated_suite(&["--variant=", "--variant=--no-etc"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let nodes_line = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("node counts"))
+            .map(String::from)
+            .unwrap_or_else(|| panic!("no node counts line in {text}"))
+    };
+    let theirs = nodes_line(&r.out);
+    assert!(
+        !theirs.ends_with("1.0000"),
+        "the variants must differ in nodes: {theirs}"
+    );
+    let (code, out, err) = run(&["compare", r.csv.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("comparison: A = default, B = --no-etc\n"),
+        "{out}"
+    );
+    assert_eq!(nodes_line(&out), theirs, "{out}");
+}
+
+/// `report` takes its runs in the order given: files as on the command line, variants as
+/// they first appear in a file; times are drawn relative to the first of them.
+#[test]
+fn report_takes_runs_in_the_order_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let z = small_csv(dir.path(), "z.csv");
+    let a = small_csv(dir.path(), "a.csv");
+    let svg = dir.path().join("r.svg");
+    let (z, a, svg) = (
+        z.to_str().unwrap(),
+        a.to_str().unwrap(),
+        svg.to_str().unwrap(),
+    );
+    let (code, out, err) = run(&["report", z, a, "--svg", svg]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("z: 3 positions"), "{out}");
+    let text = std::fs::read_to_string(svg).unwrap();
+    assert!(text.contains("time relative to z (log scale"), "{text}");
+}
+
+/// compare's rows name each position by its file and index (as the suite CSV does), in
+/// file then index order, not in the order of their keys.
+#[test]
+fn compare_rows_show_file_and_index_in_that_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("f.csv");
+    std::fs::write(
+        &csv,
+        "index,file,key,mode,nodes,time_s,empties\n\
+         2,b.obf,k1,exact,100,0.5,20\n\
+         10,a.obf,k2,exact,200,1.5,21\n\
+         1,b.obf,k3,exact,300,2.5,22\n\
+         9,a.obf,k4,exact,400,3.5,23\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["compare", csv.to_str().unwrap(), csv.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .take(5)
+        .map(|l| l.split_whitespace().take(3).collect())
+        .collect();
+    assert_eq!(lines[0], ["file", "index", "key"], "{out}");
+    let rows: Vec<&[&str]> = lines[1..].iter().map(|l| &l[..]).collect();
+    assert_eq!(
+        rows,
+        [
+            ["a.obf", "9", "k4"],
+            ["a.obf", "10", "k2"],
+            ["b.obf", "1", "k3"],
+            ["b.obf", "2", "k1"]
+        ],
+        "{out}"
+    );
+}
+
+/// A CSV without a solved row (only its header, or only timeouts) is refused as such,
+/// alone or beside another, not as a CSV of "0 variants".
+#[test]
+fn compare_says_plainly_that_a_csv_holds_no_solved_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = small_csv(dir.path(), "good.csv");
+    let header = dir.path().join("header.csv");
+    std::fs::write(&header, "key,mode,nodes,time_s,empties\n").unwrap();
+    let timeouts = dir.path().join("timeouts.csv");
+    std::fs::write(
+        &timeouts,
+        "key,mode,nodes,time_s,empties,status\n\
+         a,exact,100,600.0,20,timeout\n\
+         b,exact,,,21,error: bad line\n",
+    )
+    .unwrap();
+    for empty in [&header, &timeouts] {
+        let name = empty.to_str().unwrap();
+        for args in [
+            vec!["compare", name],
+            vec!["compare", name, good.to_str().unwrap()],
+            vec!["compare", good.to_str().unwrap(), name],
+        ] {
+            let (code, out, err) = run(&args);
+            assert_eq!(code, 2, "{args:?}: {out}{err}");
+            assert_eq!(
+                err.trim(),
+                format!("error: {name}: no solved rows (only timeouts or errors, or none at all)"),
+                "{args:?}"
+            );
+        }
+    }
 }

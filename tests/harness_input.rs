@@ -1,7 +1,8 @@
 //! Bad input to the harness commands that read other programs' files — CSVs given to
 //! `compare` and `report`, a calibration CSV resumed, the CSV another binary writes for
-//! `suite --binary`: each is one `error:` line naming the file and line, exit code 2,
-//! never a panic. Also checks that the fuzz seeds are the valid inputs they claim to be.
+//! `suite --binary`, the header of a batch output resumed: each is one `error:` line
+//! naming the file and line, exit code 2, never a panic. Also checks that the fuzz seeds
+//! are the valid inputs they claim to be.
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use finale::harness::calibrate::{CalRow, HEADER, parse_rows};
@@ -242,7 +243,7 @@ fn csvs_of_older_finales_are_compared_and_reported() {
     );
     let svg = dir.path().join("r.svg");
     let mut out = Vec::new();
-    finale::harness::run_report(&[batch, suite, first], &svg, &mut out).expect("reported");
+    finale::harness::run_report(&[batch, suite, first], &svg, false, &mut out).expect("reported");
     let out = String::from_utf8(out).unwrap();
     for line in [
         "first: 1 positions, 0.500 s",
@@ -501,4 +502,105 @@ fn fuzz_seeds_are_valid_inputs() {
         .unwrap();
         assert_eq!(count, n, "{name}");
     }
+}
+
+/// A batch output whose header holds this finale's columns in another order is refused
+/// as such, not as "another version" with the same number of columns.
+#[test]
+fn a_batch_output_with_its_columns_reordered_is_named_so() {
+    let dir = TempDir::new().unwrap();
+    let input = write(
+        &dir,
+        "one.obf",
+        &format!("{} X\n", "-".repeat(27) + "OX------XO" + &"-".repeat(27)),
+    );
+    for (x, y) in [("score", "nodes"), ("index", "file")] {
+        let mut columns = finale::batch::output::header();
+        let (a, b) = (
+            columns.iter().position(|&c| c == x).unwrap(),
+            columns.iter().position(|&c| c == y).unwrap(),
+        );
+        columns.swap(a, b);
+        let text = columns.join(",") + "\n";
+        let out = write(&dir, "out.csv", &text);
+        let err = refused(&[
+            "batch".as_ref(),
+            input.as_os_str(),
+            "--out".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert!(err.contains("out.csv:1: "), "{err}");
+        assert!(err.contains("in another order"), "{err}");
+        assert!(!err.contains("another version"), "{err}");
+        assert_eq!(fs::read_to_string(&out).unwrap(), text, "left untouched");
+    }
+}
+
+/// A suite stopped while writing (a full disk, a kill) leaves its last row torn: without
+/// its newline, or with fewer fields. compare and report drop that row, saying so in one
+/// line naming the file and line, and read the others; a damaged row elsewhere is still
+/// refused.
+#[test]
+fn compare_and_report_drop_a_torn_last_row_only() {
+    let dir = TempDir::new().unwrap();
+    let svg = dir.path().join("r.svg");
+    let whole = run_csv("2.5", "300", "22");
+    let good = write(&dir, "good.csv", &whole);
+    let torn = [
+        ("cut.csv", whole[..whole.len() - 12].to_string()),
+        ("no-newline.csv", whole[..whole.len() - 2].to_string()),
+        ("short.csv", whole.replace(",300,2.5,22\n", ",300\n")),
+    ];
+    for (name, text) in torn {
+        let path = write(&dir, name, &text);
+        let runs = [
+            vec!["compare".as_ref(), path.as_os_str(), good.as_os_str()],
+            vec![
+                "report".as_ref(),
+                path.as_os_str(),
+                "--svg".as_ref(),
+                svg.as_os_str(),
+                "--force".as_ref(),
+            ],
+        ];
+        for args in runs {
+            let out = cargo_bin_cmd!("finale").args(&args).output().unwrap();
+            let (stdout, stderr) = (
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr),
+            );
+            assert!(out.status.success(), "{name} {args:?}: {stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{name}: {stderr}");
+            let at = format!("{}:4: ", path.display());
+            assert!(
+                stderr.starts_with("note: ") && stderr.contains(&at) && stderr.contains("torn"),
+                "{name}: {stderr}"
+            );
+            assert!(
+                stdout.contains("positions     2") || stdout.contains(": 2 positions"),
+                "{name}: {stdout}"
+            );
+        }
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            text,
+            "the file is only read"
+        );
+    }
+    // Not the last row: refused, naming its line.
+    let path = write(
+        &dir,
+        "middle.csv",
+        &whole.replace(",200,1.5,21\n", ",200\n"),
+    );
+    let err = refused(&["compare".as_ref(), path.as_os_str(), path.as_os_str()]);
+    assert!(err.contains("middle.csv:3: "), "{err}");
+    let err = refused(&[
+        "report".as_ref(),
+        path.as_os_str(),
+        "--svg".as_ref(),
+        svg.as_os_str(),
+        "--force".as_ref(),
+    ]);
+    assert!(err.contains("middle.csv:3: "), "{err}");
 }

@@ -75,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
     }
     sink.clear();
     let _ = std::fs::remove_file(svg);
-    match run_report(std::slice::from_ref(csv_path), svg, &mut sink) {
+    match run_report(std::slice::from_ref(csv_path), svg, false, &mut sink) {
         Ok(()) => {
             let text = std::fs::read(svg).expect("the report wrote its SVG");
             assert!(text.starts_with(b"<svg"), "not an SVG");

@@ -319,7 +319,17 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
         let ours = found.get(0) == Some("index") && found.iter().any(|c| c == "key");
         return Err(bad(
             1,
-            if ours {
+            if let Some((i, (f, h))) = (1..)
+                .zip(found.iter().zip(header()))
+                .find(|(_, (f, h))| f != h)
+                .filter(|_| found.len() == header().len())
+                .filter(|_| header().iter().all(|c| found.iter().any(|f| f == *c)))
+            {
+                format!(
+                    "this finale's batch columns in another order (column {i} is '{f}', this one \
+                     writes '{h}' there); rows are appended in this finale's order, so give a new --out"
+                )
+            } else if ours {
                 format!(
                     "a finale batch CSV of another version ({} columns, this one writes {}); \
                      finish it with the finale that started it, or give a new --out",

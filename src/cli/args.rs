@@ -63,9 +63,12 @@ pub(crate) enum Command {
         /// Suite or batch CSVs (each file, or each variant within one, is a run).
         #[arg(required = true, value_name = "CSV")]
         files: Vec<PathBuf>,
-        /// The SVG to write.
+        /// The SVG to write (must not exist unless --force; never one of the CSVs).
         #[arg(long, value_name = "OUT.svg")]
         svg: PathBuf,
+        /// Overwrite --svg if it exists.
+        #[arg(long)]
+        force: bool,
     },
     /// What the evaluation says of a position (OBF line or move sequence) or of every
     /// position of a file, and of each legal move, in discs: statically or after a search

@@ -23,6 +23,17 @@ pub enum CompareError {
         /// The column.
         column: String,
     },
+    /// A row that is not a whole row of the file (other than a torn last row, which is
+    /// dropped): another number of fields than the header, or text that is not UTF-8.
+    #[error("{}:{line}: malformed row ({what})", path.display())]
+    Malformed {
+        /// The CSV.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong, e.g. `2 fields, the header has 5`.
+        what: String,
+    },
     /// A value that does not parse.
     #[error("{}:{line}: bad {column}{expected}", path.display())]
     BadValue {
@@ -38,6 +49,24 @@ pub enum CompareError {
     /// Two runs without a position in common.
     #[error("compare: no position is in both {0} and {1}")]
     NothingInCommon(String, String),
+    /// Two runs of the same positions, in other modes.
+    #[error(
+        "compare: {a} and {b} hold the same positions in other modes ({modes_a} in {a}, \
+         {modes_b} in {b}); compare runs of one mode"
+    )]
+    ModesDiffer {
+        /// Run A's label.
+        a: String,
+        /// Run B's label.
+        b: String,
+        /// Run A's modes of the positions both hold.
+        modes_a: String,
+        /// Run B's modes of them.
+        modes_b: String,
+    },
+    /// A CSV without a solved row: only its header, or only timeout and error rows.
+    #[error("{}: no solved rows (only timeouts or errors, or none at all)", .0.display())]
+    NoSolvedRows(PathBuf),
     /// A CSV of several variants given beside another CSV.
     #[error("{}: holds {variants} variants; compare it alone to compare them", path.display())]
     SeveralVariants {
@@ -57,6 +86,17 @@ pub enum CompareError {
     /// Neither two CSVs nor one.
     #[error("compare: give two CSVs (A B), or one CSV with two variants")]
     FileCount,
+    /// A report whose --svg is one of its input CSVs.
+    #[error("report: --svg {} is also an input", .0.display())]
+    SvgIsInput(PathBuf),
+    /// A report whose --svg exists, without --force.
+    #[error("report: --svg {}: the {what} exists (--force replaces it)", path.display())]
+    SvgExists {
+        /// The SVG.
+        path: PathBuf,
+        /// `file` or `path`.
+        what: &'static str,
+    },
     /// Nothing solved to draw.
     #[error("report: no solved positions in the CSVs")]
     NothingToReport,

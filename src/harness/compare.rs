@@ -9,9 +9,12 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// One run's measurements of one position: nodes and every repeated time.
+/// One run's measurements of one position: nodes and every repeated time, and where the
+/// position is (its file and 1-based index there, when known) for the reader to find it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Measured {
+    pub(crate) file: String,
+    pub(crate) index: Option<usize>,
     pub(crate) empties: u32,
     pub(crate) nodes: Vec<u64>,
     pub(crate) times: Vec<f64>,
@@ -32,23 +35,41 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-/// Reads the solved rows of a suite or batch CSV, grouped by variant label.
-fn load(path: &Path) -> Result<BTreeMap<String, Run>> {
+/// Reads the solved rows of a suite or batch CSV, grouped by variant label, the variants
+/// in the order they first appear in the file (the order a suite ran them in). A file
+/// without a solved row is refused as such.
+fn load(path: &Path) -> Result<Vec<(String, Run)>> {
     let mut csv = RunCsv::open(path)?;
     csv.need(&["key", "mode", "nodes", "time_s", "empties"])?;
-    let mut runs: BTreeMap<String, Run> = BTreeMap::new();
+    let mut runs: Vec<(String, Run)> = Vec::new();
     csv.for_each_solved(|solved| {
         let row = &solved.row;
-        let m = runs
-            .entry(row.variant.clone())
-            .or_default()
+        let v = match runs.iter().position(|(label, _)| *label == row.variant) {
+            Some(v) => v,
+            None => {
+                runs.push((row.variant.clone(), Run::new()));
+                runs.len() - 1
+            }
+        };
+        let m = runs[v]
+            .1
             .entry((row.key.clone(), row.mode.clone()))
             .or_default();
+        if m.nodes.is_empty() {
+            m.file = row.file.clone();
+            m.index = row.index;
+        }
         m.empties = solved.empties()?;
         m.nodes.push(solved.nodes()?);
         m.times.push(solved.seconds()?);
         Ok(())
     })?;
+    if let Some(note) = csv.torn_note() {
+        eprintln!("{note}");
+    }
+    if runs.is_empty() {
+        return Err(CompareError::NoSolvedRows(path.to_path_buf()).into());
+    }
     Ok(runs)
 }
 
@@ -82,25 +103,68 @@ pub struct Comparison {
     pub verdict: String,
 }
 
+/// Why runs `a` and `b` (labelled `la` and `lb`) have no (position, mode) in common: no
+/// position at all, or the same positions solved in other modes.
+fn nothing_in_common(a: &Run, b: &Run, la: &str, lb: &str) -> Error {
+    use std::collections::BTreeSet;
+    let keys_b: BTreeSet<&str> = b.keys().map(|(k, _)| k.as_str()).collect();
+    let shared = |run: &Run, keys: &BTreeSet<&str>| -> BTreeSet<String> {
+        run.keys()
+            .filter(|(k, _)| keys.contains(k.as_str()))
+            .map(|(_, m)| m.clone())
+            .collect()
+    };
+    let modes_a = shared(a, &keys_b);
+    if modes_a.is_empty() {
+        return CompareError::NothingInCommon(la.to_string(), lb.to_string()).into();
+    }
+    let keys_a: BTreeSet<&str> = a.keys().map(|(k, _)| k.as_str()).collect();
+    let join = |modes: BTreeSet<String>| modes.into_iter().collect::<Vec<_>>().join(", ");
+    CompareError::ModesDiffer {
+        a: la.to_string(),
+        b: lb.to_string(),
+        modes_a: join(modes_a),
+        modes_b: join(shared(b, &keys_a)),
+    }
+    .into()
+}
+
+/// Compares run `b` against run `a` on the positions (and modes) they share, printing
+/// `heading`, a row per position and a summary to `out`. Runs with nothing in common are
+/// refused before anything is printed.
 pub(crate) fn compare_runs(
     a: &Run,
     b: &Run,
     la: &str,
     lb: &str,
+    heading: &str,
     out: &mut impl Write,
 ) -> Result<Comparison> {
+    // In file then index order (as A has them), so that a position is found by eye.
+    let mut pairs: Vec<_> = a
+        .iter()
+        .filter_map(|(k, ma)| b.get(k).map(|mb| (k, ma, mb)))
+        .collect();
+    if pairs.is_empty() {
+        return Err(nothing_in_common(a, b, la, lb));
+    }
+    pairs.sort_by_key(|&(k, m, _)| (m.file.as_str(), m.index.unwrap_or(usize::MAX), k));
+    let fw = pairs
+        .iter()
+        .map(|(_, m, _)| m.file.len())
+        .fold(4, usize::max);
     let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(Error::Output);
+    w(out, heading.to_string())?;
     w(
         out,
         format!(
-            "{:<18} {:>3} {:>14} {:>14} {:>8} {:>10} {:>10} {:>8}\n",
-            "key", "emp", "nodes A", "nodes B", "B/A", "time A", "time B", "B/A"
+            "{:<fw$} {:>5} {:<16} {:>3} {:>14} {:>14} {:>8} {:>10} {:>10} {:>8}\n",
+            "file", "index", "key", "emp", "nodes A", "nodes B", "B/A", "time A", "time B", "B/A"
         ),
     )?;
     let (mut logs_n, mut logs_t, mut spreads) = (Vec::new(), Vec::new(), Vec::new());
     let mut node_differences = 0;
-    for (k, ma) in a {
-        let Some(mb) = b.get(k) else { continue };
+    for (k, ma, mb) in pairs {
         let na = median(&mut ma.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
         let nb = median(&mut mb.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
         let ta = median(&mut ma.times.clone());
@@ -130,15 +194,21 @@ pub(crate) fn compare_runs(
         w(
             out,
             format!(
-                "{:<18} {:>3} {:>14} {:>14} {:>8.3} {:>10.4} {:>10.4} {:>8.3}\n",
-                k.0, ma.empties, na as u64, nb as u64, rn, ta, tb, rt
+                "{:<fw$} {:>5} {:<16} {:>3} {:>14} {:>14} {:>8.3} {:>10.4} {:>10.4} {:>8.3}\n",
+                ma.file,
+                ma.index.map(|i| i.to_string()).unwrap_or_default(),
+                k.0,
+                ma.empties,
+                na as u64,
+                nb as u64,
+                rn,
+                ta,
+                tb,
+                rt
             ),
         )?;
     }
     let positions = logs_n.len();
-    if positions == 0 {
-        return Err(CompareError::NothingInCommon(la.to_string(), lb.to_string()).into());
-    }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
     let node_ratio = mean(&logs_n).exp();
     let mt = mean(&logs_t);
@@ -191,9 +261,11 @@ pub(crate) fn compare_runs(
     })
 }
 
-/// Compares two CSVs (B against A), or the two variants of one CSV.
+/// Compares two CSVs (B against A), or the two variants of one CSV (B against A in the
+/// order the file holds them, which is the order a suite ran them in). Prints which is A
+/// and which is B first.
 pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison> {
-    let one = |runs: BTreeMap<String, Run>, path: &Path| -> Result<(String, Run)> {
+    let one = |runs: Vec<(String, Run)>, path: &Path| -> Result<(String, Run)> {
         let n = runs.len();
         let mut it = runs.into_iter();
         match (it.next(), n) {
@@ -219,18 +291,22 @@ pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison
             let (Some((la, ra)), Some((lb, rb))) = (it.next(), it.next()) else {
                 unreachable!("two variants checked above")
             };
-            compare_runs(&ra, &rb, &format!("'{la}'"), &format!("'{lb}'"), out)
+            let heading = format!("comparison: A = {la}, B = {lb}\n");
+            compare_runs(
+                &ra,
+                &rb,
+                &format!("'{la}'"),
+                &format!("'{lb}'"),
+                &heading,
+                out,
+            )
         }
         [a, b] => {
             let (_, ra) = one(load(a)?, a)?;
             let (_, rb) = one(load(b)?, b)?;
-            compare_runs(
-                &ra,
-                &rb,
-                &a.display().to_string(),
-                &b.display().to_string(),
-                out,
-            )
+            let (la, lb) = (a.display().to_string(), b.display().to_string());
+            let heading = format!("comparison: A = {la}, B = {lb}\n");
+            compare_runs(&ra, &rb, &la, &lb, &heading, out)
         }
         _ => Err(CompareError::FileCount.into()),
     }
@@ -266,6 +342,7 @@ mod tests {
                         empties: 20,
                         nodes: vec![n],
                         times: vec![t],
+                        ..Measured::default()
                     },
                 )
             })
@@ -286,7 +363,7 @@ mod tests {
             ("c", 300, 2.37),
             ("d", 50, 0.41),
         ]);
-        let c = compare_runs(&a, &faster, "A", "B", &mut Vec::new()).unwrap();
+        let c = compare_runs(&a, &faster, "A", "B", "", &mut Vec::new()).unwrap();
         assert_eq!(c.positions, 4);
         assert_eq!(c.node_differences, 0);
         assert!((c.time_ratio - 0.8).abs() < 0.01, "{c:?}");
@@ -301,9 +378,9 @@ mod tests {
             ("c", 300, 3.2),
             ("d", 50, 0.47),
         ]);
-        let c = compare_runs(&a, &noisy, "A", "B", &mut Vec::new()).unwrap();
+        let c = compare_runs(&a, &noisy, "A", "B", "", &mut Vec::new()).unwrap();
         assert_eq!(c.node_differences, 1);
         assert!(c.verdict.starts_with("no significant"), "{c:?}");
-        assert!(compare_runs(&a, &run(&[("z", 1, 1.0)]), "A", "B", &mut Vec::new()).is_err());
+        assert!(compare_runs(&a, &run(&[("z", 1, 1.0)]), "A", "B", "", &mut Vec::new()).is_err());
     }
 }

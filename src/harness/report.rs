@@ -6,7 +6,7 @@
 use super::run_csv::RunCsv;
 use crate::error::{CompareError, Error, Result};
 use plotters::prelude::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -19,9 +19,12 @@ struct Point {
     nps: f64,
 }
 
-/// Runs by label: a file name, plus the variant when a file holds several.
-fn load(files: &[PathBuf]) -> Result<BTreeMap<String, Vec<Point>>> {
-    let mut runs: BTreeMap<String, Vec<Point>> = BTreeMap::new();
+/// Runs by label: a file name, plus the variant when a file holds several. In the order
+/// given: files as listed, the variants of a file as they first appear in it (the order a
+/// suite ran them in).
+fn load(files: &[PathBuf]) -> Result<Vec<(String, Vec<Point>)>> {
+    let mut runs: Vec<(String, Vec<Point>)> = Vec::new();
+    let mut by_label: HashMap<String, usize> = HashMap::new();
     for path in files {
         let mut csv = RunCsv::open(path)?;
         csv.need(&["empties", "time_s", "nodes"])?;
@@ -40,7 +43,11 @@ fn load(files: &[PathBuf]) -> Result<BTreeMap<String, Vec<Point>>> {
                 "" => stem.clone(),
                 v => format!("{stem} [{v}]"),
             };
-            runs.entry(label).or_default().push(Point {
+            let r = *by_label.entry(label.clone()).or_insert_with(|| {
+                runs.push((label, Vec::new()));
+                runs.len() - 1
+            });
+            runs[r].1.push(Point {
                 key: if has_key {
                     row.key.clone()
                 } else {
@@ -54,8 +61,11 @@ fn load(files: &[PathBuf]) -> Result<BTreeMap<String, Vec<Point>>> {
             });
             Ok(())
         })?;
+        if let Some(note) = csv.torn_note() {
+            eprintln!("{note}");
+        }
     }
-    if runs.values().all(|v| v.is_empty()) {
+    if runs.iter().all(|(_, v)| v.is_empty()) {
         return Err(CompareError::NothingToReport.into());
     }
     Ok(runs)
@@ -77,10 +87,36 @@ fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
     })
 }
 
+/// Refuses an `svg` that is one of `files` (the same file, by any path), or that exists
+/// when not `force`: checked before anything is read or written.
+fn check_target(files: &[PathBuf], svg: &Path, force: bool) -> Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(target) = std::fs::metadata(svg) else {
+        return Ok(());
+    };
+    let same = |path: &PathBuf| {
+        std::fs::metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == (target.dev(), target.ino()))
+    };
+    if files.iter().any(same) {
+        return Err(CompareError::SvgIsInput(svg.to_path_buf()).into());
+    }
+    if !force {
+        let what = if target.is_file() { "file" } else { "path" };
+        return Err(CompareError::SvgExists {
+            path: svg.to_path_buf(),
+            what,
+        }
+        .into());
+    }
+    Ok(())
+}
+
 /// Draws the report of `files` into the SVG `svg`, and prints a line per run to `out`.
-pub fn run_report(files: &[PathBuf], svg: &Path, out: &mut impl Write) -> Result<()> {
+/// An existing `svg` is replaced only when `force`, and never when it is one of `files`.
+pub fn run_report(files: &[PathBuf], svg: &Path, force: bool, out: &mut impl Write) -> Result<()> {
+    check_target(files, svg, force)?;
     let runs = load(files)?;
-    let all: Vec<&Point> = runs.values().flatten().collect();
+    let all: Vec<&Point> = runs.iter().flat_map(|(_, v)| v).collect();
     let (e_min, e_max) = all.iter().fold((u32::MAX, 0), |(lo, hi), p| {
         (lo.min(p.empties), hi.max(p.empties))
     });
@@ -90,13 +126,14 @@ pub fn run_report(files: &[PathBuf], svg: &Path, out: &mut impl Write) -> Result
     let n_max = all.iter().map(|p| p.nps).fold(0.0, f64::max) / 1e6;
 
     // Relative times against the first run, on shared positions.
-    let mut first = runs.values();
+    let mut first = runs.iter().map(|(_, v)| v);
     let base: BTreeMap<&str, f64> = first
         .next()
         .map(|v| v.iter().map(|p| (p.key.as_str(), p.time)).collect())
         .unwrap_or_default();
     let ratios: Vec<(usize, Vec<(f64, f64)>)> = runs
-        .values()
+        .iter()
+        .map(|(_, v)| v)
         .enumerate()
         .skip(1)
         .map(|(i, v)| {
@@ -161,7 +198,7 @@ pub fn run_report(files: &[PathBuf], svg: &Path, out: &mut impl Write) -> Result
         .x_label_formatter(&|x| format!("{x:.0}"))
         .draw()
         .map_err(|e| plot_error(svg, e))?;
-    for (i, pts) in runs.values().enumerate() {
+    for (i, (_, pts)) in runs.iter().enumerate() {
         let c = COLORS[i % COLORS.len()];
         chart
             .draw_series(
@@ -178,7 +215,7 @@ pub fn run_report(files: &[PathBuf], svg: &Path, out: &mut impl Write) -> Result
             .collect();
         let lo = all_r.iter().copied().fold(1.0, f64::min);
         let hi = all_r.iter().copied().fold(1.0, f64::max);
-        let name = runs.keys().next().cloned().unwrap_or_default();
+        let name = runs.first().map(|(l, _)| l.clone()).unwrap_or_default();
         let mut chart = ChartBuilder::on(&areas[2])
             .caption(
                 format!("time relative to {name} (log scale; below 1 is faster)"),

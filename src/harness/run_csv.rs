@@ -1,12 +1,17 @@
 //! Reading suite and batch CSVs back (compare, report): each row read as the suite's and
 //! the batch's row types, columns matched by name, only the solved rows, every error
 //! naming the file, line and column.
+//!
+//! A torn last row (one a suite or batch stopped while writing it, on a full disk or by a
+//! kill, left without its newline or with fewer fields than the header) is dropped, as
+//! batch resume and calibrate drop it, and [`RunCsv::torn`] says where it was. A row like
+//! it anywhere else is refused: only the end of a file is written last.
 
 use crate::error::{CompareError, Error, Result};
 use crate::results::csv_in::{BadValue, MAX_EMPTIES, duplicate_column, read_row};
 pub use crate::results::csv_in::{MAX_SECONDS, is_seconds, parse_seconds};
 use crate::results::{BatchColumns, CsvRow};
-use csv::StringRecord;
+use csv::{ByteRecord, StringRecord};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -15,7 +20,35 @@ use std::path::{Path, PathBuf};
 pub struct RunCsv<R = File> {
     path: PathBuf,
     header: StringRecord,
-    reader: csv::Reader<R>,
+    reader: csv::Reader<Tail<R>>,
+    torn: Option<TornRow>,
+}
+
+/// A torn last row that was dropped (see the module doc).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TornRow {
+    /// 1-based line where it starts.
+    pub line: u64,
+    /// Its fields, fewer than the header's or all of them, the last perhaps cut short.
+    pub fields: usize,
+    /// The header's fields.
+    pub columns: usize,
+}
+
+/// A reader that remembers the last byte it gave: whether the text ends in a newline.
+struct Tail<R> {
+    inner: R,
+    last: Option<u8>,
+}
+
+impl<R: Read> Read for Tail<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n > 0 {
+            self.last = Some(buf[n - 1]);
+        }
+        Ok(n)
+    }
 }
 
 /// One solved row and where it is.
@@ -44,7 +77,12 @@ impl<R: Read> RunCsv<R> {
     /// Reads the header of the CSV text `reader`; errors name `path`. A header that names
     /// a column twice is refused: its rows could not be read by name.
     pub fn from_reader(reader: R, path: &Path) -> Result<RunCsv<R>> {
-        let mut reader = csv::Reader::from_reader(reader);
+        // Flexible: rows of another length are told apart here, a torn last row from one
+        // damaged elsewhere.
+        let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(Tail {
+            inner: reader,
+            last: None,
+        });
         let header = reader
             .headers()
             .map_err(|source| Error::Csv {
@@ -63,6 +101,29 @@ impl<R: Read> RunCsv<R> {
             path: path.to_path_buf(),
             header,
             reader,
+            torn: None,
+        })
+    }
+
+    /// The torn last row that [`for_each_solved`](Self::for_each_solved) dropped, if any.
+    pub fn torn(&self) -> Option<&TornRow> {
+        self.torn.as_ref()
+    }
+
+    /// One line saying which torn last row was dropped, if one was (for stderr).
+    pub fn torn_note(&self) -> Option<String> {
+        self.torn.as_ref().map(|t| {
+            let how = if t.fields < t.columns {
+                format!("{} of its {} fields", t.fields, t.columns)
+            } else {
+                "no newline at its end".to_string()
+            };
+            format!(
+                "note: {}:{}: the last row is torn ({how}: a run stopped while writing \
+                 it); read without it",
+                self.path.display(),
+                t.line
+            )
         })
     }
 
@@ -83,17 +144,46 @@ impl<R: Read> RunCsv<R> {
         }
     }
 
-    /// Calls `visit` with every solved row (every row when the file has no `status`).
+    /// Calls `visit` with every solved row (every row when the file has no `status`). A
+    /// torn last row is dropped (see [`torn`](Self::torn)); a row of another number of
+    /// fields than the header elsewhere, or one that is not UTF-8, is refused.
     pub fn for_each_solved(
         &mut self,
         mut visit: impl FnMut(&SolvedRow) -> Result<()>,
     ) -> Result<()> {
         let all_solved = !self.has("status");
-        for rec in self.reader.records() {
-            let record = rec.map_err(|source| Error::Csv {
-                path: self.path.clone(),
-                source,
-            })?;
+        let columns = self.header.len();
+        let mut next = ByteRecord::new();
+        let mut more = self.read(&mut next)?;
+        while more {
+            let bytes = std::mem::take(&mut next);
+            // Read one row ahead: only the last row may be torn.
+            more = self.read(&mut next)?;
+            let line = bytes.position().map_or(0, |p| p.line());
+            let fields = bytes.len();
+            let ended = more || self.reader.get_ref().last == Some(b'\n');
+            if fields < columns && !more || fields == columns && !ended {
+                self.torn = Some(TornRow {
+                    line,
+                    fields,
+                    columns,
+                });
+                break;
+            }
+            let malformed = |what: String| {
+                Error::from(CompareError::Malformed {
+                    path: self.path.clone(),
+                    line,
+                    what,
+                })
+            };
+            if fields != columns {
+                return Err(malformed(format!(
+                    "{fields} fields, the header has {columns}"
+                )));
+            }
+            let record = StringRecord::from_byte_record(bytes)
+                .map_err(|e| malformed(format!("not UTF-8: {}", e.utf8_error())))?;
             let read_error = |BadValue { line, column }| bad(&self.path, line, &column);
             // The batch half first: a row that is not solved is skipped unread, as the
             // values of a timeout or an error row are not used.
@@ -110,6 +200,16 @@ impl<R: Read> RunCsv<R> {
             })?;
         }
         Ok(())
+    }
+
+    /// Reads the next row into `record`; false at the end of the file.
+    fn read(&mut self, record: &mut ByteRecord) -> Result<bool> {
+        self.reader
+            .read_byte_record(record)
+            .map_err(|source| Error::Csv {
+                path: self.path.clone(),
+                source,
+            })
     }
 }
 

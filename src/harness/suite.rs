@@ -312,6 +312,10 @@ pub fn run_suite(
                 options.mode.name().into(),
             ))
             .or_default();
+        if m.nodes.is_empty() {
+            m.file = row.file.display().to_string();
+            m.index = Some(row.index);
+        }
         m.empties = row.position.board.empty_count();
         m.nodes.push(row.result.nodes);
         m.times.push(row.result.time.as_secs_f64());
@@ -465,14 +469,11 @@ pub fn run_suite(
     summary.stopped = stopped;
     print(out, &format!("\n{}{}", summary.report(), dist.report()))?;
     if variants.len() == 2 {
-        print(
-            out,
-            &format!(
-                "\ncomparison: A = {}, B = {}\n",
-                variants[0].label, variants[1].label
-            ),
-        )?;
-        compare_runs(&measured[0], &measured[1], "A", "B", out)?;
+        let heading = format!(
+            "\ncomparison: A = {}, B = {}\n",
+            variants[0].label, variants[1].label
+        );
+        compare_runs(&measured[0], &measured[1], "A", "B", &heading, out)?;
     }
     Ok(summary)
 }
