@@ -90,14 +90,13 @@ fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
 /// Refuses an `svg` that is one of `files` (the same file, by any path), or that exists
 /// when not `force`: checked before anything is read or written.
 fn check_target(files: &[PathBuf], svg: &Path, force: bool) -> Result<()> {
-    use std::os::unix::fs::MetadataExt;
     let Ok(target) = std::fs::metadata(svg) else {
         return Ok(());
     };
-    let same = |path: &PathBuf| {
-        std::fs::metadata(path).is_ok_and(|m| (m.dev(), m.ino()) == (target.dev(), target.ino()))
-    };
-    if files.iter().any(same) {
+    if files
+        .iter()
+        .any(|f| crate::results::outputs::same_file(f, svg))
+    {
         return Err(CompareError::SvgIsInput(svg.to_path_buf()).into());
     }
     if !force {
