@@ -486,6 +486,8 @@ proptest! {
                 0 => Some(ObfError::BoardLength { found: 63 }),
                 1 if SQUARE_CHARS.contains(ch) => Some(ObfError::BoardLength { found: 65 }),
                 _ if ends_field => Some(ObfError::BoardLength { found: i }),
+                // What a byte that is not UTF-8 became: said to be no text.
+                _ if ch == '\u{fffd}' => Some(ObfError::NotText { column: i + 1 }),
                 _ if !SQUARE_CHARS.contains(ch) => Some(ObfError::BadSquare { column: i + 1, ch }),
                 _ => None,
             };
