@@ -1450,3 +1450,25 @@ fn merge_reads_rows_as_batch_rows() {
     );
     assert!(e.to_string().ends_with("b.csv:3: bad nodes"), "{e}");
 }
+
+/// `--shard I/N` and `--shards M` that disagree are refused with one line, exit 2, before
+/// the output is created: neither count is silently ignored.
+#[test]
+fn conflicting_shard_counts_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let input = suite("fforum-1-19.obf");
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--shard",
+        "1/2",
+        "--shards",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(err.contains("--shard 1/2 and --shards 3"), "{err}");
+    assert!(!out.exists());
+}

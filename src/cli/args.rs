@@ -387,7 +387,8 @@ pub(crate) struct BatchArgs {
     /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards.
     #[arg(long, value_name = "I/N")]
     pub(crate) shard: Option<String>,
-    /// Number of shards, when the index comes from JOB_COMPLETION_INDEX.
+    /// Number of shards, when the index comes from JOB_COMPLETION_INDEX (beside --shard
+    /// I/N it must be N).
     #[arg(long, value_name = "N")]
     pub(crate) shards: Option<u64>,
     /// Record malformed input lines as error rows instead of stopping.

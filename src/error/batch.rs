@@ -163,6 +163,14 @@ pub enum BatchError {
     /// `--shard` that is not `I/N` with `I < N`.
     #[error("--shard {0}: expected I/N with 0 <= I < N, e.g. 3/10")]
     BadShard(String),
+    /// `--shard I/N` and `--shards M` with `M` other than `N`.
+    #[error("--shard {shard} and --shards {shards} give different shard counts; give one of them")]
+    ShardCounts {
+        /// The `--shard` text.
+        shard: String,
+        /// The `--shards` count.
+        shards: u64,
+    },
     /// A scheduler variable that is not a number.
     #[error("environment {name}={value}: not a number")]
     BadEnvironment {
