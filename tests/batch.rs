@@ -1472,3 +1472,27 @@ fn conflicting_shard_counts_are_refused() {
     assert!(err.contains("--shard 1/2 and --shards 3"), "{err}");
     assert!(!out.exists());
 }
+
+/// Batch solves exactly only, so its help does not offer `--selectivity` (solve and suite
+/// still do), and the flag given anyway is refused with one line (see
+/// `a_selective_batch_is_refused_by_the_library_and_the_cli`).
+#[test]
+fn batch_help_does_not_offer_selectivity() {
+    let help = |command: &str| {
+        let o = Command::new(BIN)
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let offers = |text: &str| {
+        text.lines()
+            .any(|l| l.trim_start().starts_with("--selectivity"))
+    };
+    let text = help("batch");
+    assert!(!offers(&text), "{text}");
+    assert!(text.contains("Batch solves exactly only"), "{text}");
+    assert!(offers(&help("solve")));
+    assert!(offers(&help("suite")));
+}

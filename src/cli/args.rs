@@ -33,6 +33,9 @@ pub(crate) enum Command {
         threads: ThreadSwitches,
     },
     /// Solve many positions into one CSV: resumable, shardable, each position once.
+    ///
+    /// Batch solves exactly only (mode exact, wld or all): the --selectivity of solve and
+    /// suite is refused here.
     Batch(BatchArgs),
     /// Measure what probable answers are worth: solve positions exactly and at each
     /// selectivity level; per level and band of empties, the share of exact scores and of
@@ -366,7 +369,11 @@ pub(crate) struct CalibrateArgs {
     pub(crate) eval: Option<PathBuf>,
 }
 
+/// Batch solves exactly only (its rows are keyed by position and mode, so a probable
+/// answer must not stand in for an exact one): the shared `--selectivity` is hidden from
+/// its help, and `run_batch` refuses any level below 100 with one line.
 #[derive(Args)]
+#[command(mut_arg("selectivity", |a| a.hide(true)))]
 pub(crate) struct BatchArgs {
     /// OBF input files (regular files, streamed twice: to count, then to solve; positions
     /// may repeat).
