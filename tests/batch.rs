@@ -1496,3 +1496,70 @@ fn batch_help_does_not_offer_selectivity() {
     assert!(offers(&help("solve")));
     assert!(offers(&help("suite")));
 }
+
+/// The value of `name` in a batch summary (`solved        60`).
+fn summary_count(stdout: &[u8], name: &str) -> u64 {
+    let text = String::from_utf8_lossy(stdout);
+    text.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|rest| rest.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no '{name}' in the summary:\n{text}"))
+}
+
+/// A resumed batch counts a position done only when the output holds a row of the mode
+/// asked for: rows of another mode are kept and the new mode's rows appended, one per
+/// (key, mode), which is what merge keeps.
+#[test]
+fn a_resumed_batch_solves_the_positions_of_a_new_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, generated(7, 20, "14-18")).unwrap();
+    let out = dir.path().join("out.csv");
+    let run = |mode: &str| {
+        let o = batch(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "2",
+            "--mode",
+            mode,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (
+            summary_count(&o.stdout, "already done"),
+            summary_count(&o.stdout, "solved"),
+        )
+    };
+    assert_eq!(run("wld"), (0, 20));
+    assert_eq!(run("exact"), (0, 20), "wld rows are not exact scores");
+    assert_eq!(run("exact"), (20, 0));
+    assert_eq!(run("wld"), (20, 0));
+    assert_eq!(run("all"), (0, 20));
+    let all = rows(&out);
+    assert_eq!(all.len(), 60);
+    let keys = keys_of_file(&input);
+    for mode in ["wld", "exact", "all"] {
+        let of_mode: Vec<&String> = all
+            .iter()
+            .filter(|r| r["mode"] == mode)
+            .map(|r| &r["key"])
+            .collect();
+        assert_eq!(of_mode.len(), 20, "{mode}: each position once");
+        assert_eq!(of_mode.into_iter().cloned().collect::<HashSet<_>>(), keys);
+    }
+    // Merge keeps each (key, mode) once: the file is already merged.
+    let merged = dir.path().join("merged.csv");
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&out)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        std::fs::read_to_string(&out).unwrap()
+    );
+}

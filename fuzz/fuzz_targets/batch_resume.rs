@@ -5,13 +5,14 @@
 //! header when there was no whole line (only a header cut short is accepted then); it must
 //! read as a CSV with the batch header and that many columns in every row (and every
 //! value of its column's type, which `BatchOut` checks and this target does not); the keys
-//! reported done must be the rows' keys; and a row appended then must be found on the
+//! reported done must be the keys of the rows of the mode asked for (exact); and a row appended then must be found on the
 //! next resume, with the file still whole.
 
 #![no_main]
 
 use finale::batch::BatchOut;
 use finale::batch::output::header;
+use finale::search::Mode;
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -25,10 +26,12 @@ fn scratch() -> &'static Path {
     })
 }
 
-/// The rows' keys, after checking the header and every row's width with the csv crate.
+/// The keys of the rows of mode exact (or of no mode: a malformed line's row), after
+/// checking the header and every row's width with the csv crate.
 fn keys_of(text: &[u8]) -> HashSet<u64> {
     let h = header();
     let key_col = h.iter().position(|&c| c == "key").unwrap();
+    let mode_col = h.iter().position(|&c| c == "mode").unwrap();
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
     let found = reader.headers().expect("a readable header").clone();
     assert_eq!(found.iter().collect::<Vec<_>>(), h);
@@ -37,7 +40,10 @@ fn keys_of(text: &[u8]) -> HashSet<u64> {
         let record = record.expect("a readable row");
         assert_eq!(record.len(), h.len(), "row {record:?}");
         let key = record.get(key_col).unwrap();
-        keys.insert(finale::batch::key::parse_key(key).expect("a valid key"));
+        let key = finale::batch::key::parse_key(key).expect("a valid key");
+        if matches!(record.get(mode_col), Some("exact" | "")) {
+            keys.insert(key);
+        }
     }
     keys
 }
@@ -60,7 +66,7 @@ fn row(key: &str) -> Vec<String> {
 fuzz_target!(|data: &[u8]| {
     let path = scratch();
     std::fs::write(path, data).unwrap();
-    let Ok((mut out, resumed)) = BatchOut::open(path) else {
+    let Ok((mut out, resumed)) = BatchOut::open(path, Mode::Exact) else {
         // Refused: the file is left exactly as it was, torn last line included.
         let after = std::fs::read(path).unwrap();
         assert!(after == data, "a refused file was changed");
@@ -95,7 +101,7 @@ fuzz_target!(|data: &[u8]| {
     out.write_record(&row(key)).unwrap();
     drop(out);
     let text = std::fs::read(path).unwrap();
-    let (_, again) = BatchOut::open(path).unwrap_or_else(|e| {
+    let (_, again) = BatchOut::open(path, Mode::Exact).unwrap_or_else(|e| {
         panic!(
             "refuses its own file after appending: {e}\n{}",
             String::from_utf8_lossy(&text)

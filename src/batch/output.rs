@@ -6,6 +6,10 @@
 //! small write); reopening drops that fragment, so the file never holds a broken row.
 //! A failed write (full disk) is cut back to the last whole row at once. Anything else
 //! that does not parse stops the batch instead of being appended to.
+//!
+//! A position is done for a run only when its row is of the run's mode: an output may hold
+//! rows of several modes (one per key and mode, as merge keeps them), and a run of another
+//! mode appends its own.
 
 use crate::error::{BatchError, Error, Result};
 use crate::results::csv_in::read_batch_row;
@@ -19,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::board::key::parse_key;
+use crate::search::Mode;
 use crate::settings::BATCH_OUTPUT_CHECK_MS;
 
 /// The batch CSV columns: the suite's, then `status` and, for a `timeout` row, the last
@@ -52,7 +57,8 @@ pub struct BatchOut {
 /// What reopening an existing output found.
 #[derive(Debug, Default)]
 pub struct Resumed {
-    /// Keys that already have a row.
+    /// Keys that already have a row of the mode asked for (or an `error` row of a
+    /// malformed line, which has no mode).
     pub done: HashSet<u64>,
     /// Bytes of an unfinished last row that were dropped.
     pub dropped_bytes: u64,
@@ -60,12 +66,13 @@ pub struct Resumed {
 
 impl BatchOut {
     /// Opens `path`: creates it with a header, or checks an existing one and collects the
-    /// keys it already holds. The file stays locked (an advisory `flock`) until the
+    /// keys it already holds a row of `mode` for (rows of other modes are read, checked
+    /// and kept, not counted as done). The file stays locked (an advisory `flock`) until the
     /// `BatchOut` is dropped, so a second batch writing the same file is refused before it
     /// reads or changes anything. Rows are synced every
     /// [`BATCH_FSYNC_SECONDS`](crate::settings::BATCH_FSYNC_SECONDS) unless
     /// [`BatchOut::sync_every`] says otherwise.
-    pub fn open(path: &Path) -> Result<(BatchOut, Resumed)> {
+    pub fn open(path: &Path, mode: Mode) -> Result<(BatchOut, Resumed)> {
         let io = |source| Error::Write {
             path: path.to_path_buf(),
             source,
@@ -107,7 +114,7 @@ impl BatchOut {
             // Streamed: a resumed output of millions of rows costs only its keys.
             out.file.seek(SeekFrom::Start(0)).map_err(io)?;
             let reader = BufReader::new((&mut out.file).take(keep));
-            resumed.done = read_keys(path, reader)?;
+            resumed.done = read_keys(path, reader, mode)?;
         }
         // Only a file that checked out as ours loses its torn tail.
         if keep < len {
@@ -295,12 +302,12 @@ fn end_of_last_line(file: &mut File) -> std::io::Result<u64> {
     Ok(0)
 }
 
-/// Keys of the rows of an existing output, after checking its header and reading every
-/// row as a [`BatchRow`].
+/// Keys of the rows of `mode` (and of the `error` rows, which have none) of an existing
+/// output, after checking its header and reading every row as a [`BatchRow`].
 ///
 /// The text is read with an end marker after it: a file whose last line ends inside a
 /// quoted field reads as whole rows without it, but would swallow the rows appended next.
-fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
+fn read_keys(path: &Path, text: impl Read, mode: Mode) -> Result<HashSet<u64>> {
     const END: &str = "finale-end-of-file";
     let text = text.chain(b"finale-end-of-file\n".as_slice());
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
@@ -368,7 +375,10 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
         let (row, _) =
             read_batch_row(&record).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
         let key = parse_key(row.key).ok_or_else(|| bad(line, "row without a valid key".into()))?;
-        done.insert(key);
+        // A malformed line's row has no mode: it stands for every mode.
+        if row.mode == mode.name() || row.mode.is_empty() {
+            done.insert(key);
+        }
     }
     Ok(done)
 }
@@ -389,7 +399,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
         {
-            let (mut out, r) = BatchOut::open(&path).unwrap();
+            let (mut out, r) = BatchOut::open(&path, Mode::Exact).unwrap();
             assert!(r.done.is_empty());
             out.write_record(&row("00000000000000aa")).unwrap();
         }
@@ -397,15 +407,45 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"1,x.obf,20,X,exact,+4").unwrap();
         drop(f);
-        let (mut out, r) = BatchOut::open(&path).unwrap();
+        let (mut out, r) = BatchOut::open(&path, Mode::Exact).unwrap();
         assert_eq!(r.done, HashSet::from([0xaa]));
         assert_eq!(r.dropped_bytes, 21);
         out.write_record(&row("00000000000000bb")).unwrap();
         drop(out);
-        let (_, r) = BatchOut::open(&path).unwrap();
+        let (_, r) = BatchOut::open(&path, Mode::Exact).unwrap();
         assert_eq!(r.done, HashSet::from([0xaa, 0xbb]));
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 3);
+    }
+
+    /// Only rows of the mode asked for are done; a malformed line's row (no mode) is done
+    /// for every mode.
+    #[test]
+    fn done_keys_are_those_of_the_mode_asked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let mode_col = header().iter().position(|&h| h == "mode").unwrap();
+        let of_mode = |key: &str, mode: &str| {
+            let mut r = row(key);
+            r[mode_col] = mode.to_string();
+            r
+        };
+        {
+            let (mut out, _) = BatchOut::open(&path, Mode::Exact).unwrap();
+            out.write_record(&of_mode("00000000000000aa", "exact"))
+                .unwrap();
+            out.write_record(&of_mode("00000000000000bb", "wld"))
+                .unwrap();
+            out.write_record(&of_mode("00000000000000cc", "")).unwrap();
+        }
+        for (mode, done) in [
+            (Mode::Exact, HashSet::from([0xaa, 0xcc])),
+            (Mode::Wld, HashSet::from([0xbb, 0xcc])),
+            (Mode::All, HashSet::from([0xcc])),
+        ] {
+            let (_, r) = BatchOut::open(&path, mode).unwrap();
+            assert_eq!(r.done, done, "{mode:?}");
+        }
     }
 
     #[test]
@@ -413,25 +453,31 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("other.csv");
         std::fs::write(&path, "a,b,c\n1,2,3\n").unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("other.csv:1"), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b,c\n1,2,3\n");
 
         // A foreign file whose last line has no newline keeps that line.
         let path = dir.path().join("notes.csv");
         std::fs::write(&path, "a,b\n1,2").unwrap();
-        assert!(BatchOut::open(&path).is_err());
+        assert!(BatchOut::open(&path, Mode::Exact).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2");
         let path = dir.path().join("oneline.txt");
         std::fs::write(&path, "precious").unwrap();
-        assert!(BatchOut::open(&path).is_err());
+        assert!(BatchOut::open(&path, Mode::Exact).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
 
         let path = dir.path().join("damaged.csv");
         let mut text = header().join(",") + "\n";
         text += "short,row\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("damaged.csv:2"), "{err}");
 
         // A value that is not of its column's type: not a row a finale wrote.
@@ -445,7 +491,10 @@ mod tests {
             + &fields.join(",")
             + "\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             err.ends_with(
                 "bad-value.csv:3: bad nodes; not appending to a file that may be damaged"
@@ -460,7 +509,10 @@ mod tests {
         *fields.last_mut().unwrap() = "\"solved".into();
         let text = header().join(",") + "\n" + &fields.join(",") + "\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             err.contains("open-quote.csv:2: the last row ends inside a quoted"),
             "{err}"
@@ -472,7 +524,7 @@ mod tests {
     fn syncs_at_the_interval() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let (mut out, _) = BatchOut::open(&path).unwrap();
+        let (mut out, _) = BatchOut::open(&path, Mode::Exact).unwrap();
         assert_eq!(out.syncs, 1, "a new file is synced with its header");
         out.sync_every(Duration::ZERO);
         for key in ["00000000000000aa", "00000000000000bb", "00000000000000cc"] {
@@ -491,14 +543,20 @@ mod tests {
     fn one_writer_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let (first, _) = BatchOut::open(&path).unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let (first, _) = BatchOut::open(&path, Mode::Exact).unwrap();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             err.starts_with(&format!("{}: another finale batch", path.display())),
             "{err}"
         );
         drop(first);
-        assert!(BatchOut::open(&path).is_ok(), "the lock goes with the file");
+        assert!(
+            BatchOut::open(&path, Mode::Exact).is_ok(),
+            "the lock goes with the file"
+        );
     }
 
     #[test]
@@ -507,7 +565,7 @@ mod tests {
         if !null.exists() {
             return;
         }
-        let (mut out, resumed) = BatchOut::open(null).unwrap();
+        let (mut out, resumed) = BatchOut::open(null, Mode::Exact).unwrap();
         assert!(resumed.done.is_empty());
         out.write_record(&row("00000000000000aa")).unwrap();
         out.sync().unwrap();

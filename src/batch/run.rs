@@ -456,7 +456,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let wall = Instant::now();
     // Open (and lock) the output first: a damaged or busy file stops the run before any
     // work.
-    let (mut csv, resumed) = BatchOut::open(&options.out)?;
+    let (mut csv, resumed) = BatchOut::open(&options.out, options.mode)?;
     csv.sync_every(options.fsync_every);
     let mut summary = BatchSummary {
         dropped_bytes: resumed.dropped_bytes,
