@@ -1501,8 +1501,8 @@ fn batch_help_does_not_offer_selectivity() {
 fn summary_count(stdout: &[u8], name: &str) -> u64 {
     let text = String::from_utf8_lossy(stdout);
     text.lines()
-        .find_map(|l| l.strip_prefix(name))
-        .and_then(|rest| rest.trim().parse().ok())
+        .filter_map(|l| l.strip_prefix(name))
+        .find_map(|rest| rest.trim().parse().ok())
         .unwrap_or_else(|| panic!("no '{name}' in the summary:\n{text}"))
 }
 
@@ -1562,4 +1562,69 @@ fn a_resumed_batch_solves_the_positions_of_a_new_mode() {
         std::fs::read_to_string(&merged).unwrap(),
         std::fs::read_to_string(&out).unwrap()
     );
+}
+
+/// A position given twice is solved once, and the values every occurrence gives are held
+/// against that one solve: a wrong value on the repeat counts as wrong (exit 1), in either
+/// order and across input files. (A final score is always even, so +17 is always wrong.)
+#[test]
+fn a_repeated_position_is_checked_against_every_value_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = generated(7, 3, "14");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('%')).collect();
+    let record = finale::board::parse_obf_line(lines[0]).unwrap().unwrap();
+    let first_move = record
+        .position
+        .board
+        .legal_moves()
+        .into_iter()
+        .next()
+        .unwrap();
+    let wrong = format!("{} ;{first_move}:+17;", lines[0]);
+    let run = |name: &str, files: &[&str]| {
+        let mut paths = Vec::new();
+        for (i, content) in files.iter().enumerate() {
+            let path = dir.path().join(format!("{name}-{i}.obf"));
+            std::fs::write(&path, content).unwrap();
+            paths.push(path.to_str().unwrap().to_string());
+        }
+        let out = dir.path().join(format!("{name}.csv"));
+        let mut args: Vec<&str> = paths.iter().map(String::as_str).collect();
+        args.extend(["--out", out.to_str().unwrap(), "--threads", "1"]);
+        let o = batch(&args);
+        let rows = rows(&out);
+        assert_eq!(rows.len(), 3, "{name}: each position once");
+        (o, rows)
+    };
+    let plain = format!("{}\n{}\n{}\n", lines[0], lines[1], lines[2]);
+    let cases = [
+        ("repeat-wrong", vec![format!("{plain}{wrong}\n")]),
+        ("first-wrong", vec![format!("{wrong}\n{plain}")]),
+        ("other-file", vec![plain.clone(), format!("{wrong}\n")]),
+    ];
+    for (name, files) in &cases {
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        let (o, rows) = run(name, &files);
+        assert_eq!(o.status.code(), Some(1), "{name}: exit 1");
+        assert_eq!(summary_count(&o.stdout, "wrong"), 1, "{name}");
+        assert_eq!(summary_count(&o.stdout, "duplicates"), 1, "{name}");
+        let key = finale::batch::key_hex(finale::batch::position_key(&record.position));
+        let row = rows.iter().find(|r| r["key"] == key).unwrap();
+        assert_eq!(row["ok"], "false", "{name}: the position's row");
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        // A repeat that disagrees is named, as its row names the first occurrence.
+        let at = match *name {
+            "repeat-wrong" => Some("repeat-wrong-0.obf:4"),
+            "other-file" => Some("other-file-1.obf:1"),
+            _ => None,
+        };
+        if let Some(at) = at {
+            let said = format!("{at} gives {first_move}:+17, but the same position");
+            assert!(stdout.contains(&said), "{name}: {stdout}");
+        }
+    }
+    // Without the wrong value nothing is wrong.
+    let (o, _) = run("right", &[&format!("{plain}{}\n", lines[0])]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(summary_count(&o.stdout, "wrong"), 0);
 }
