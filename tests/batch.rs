@@ -1409,11 +1409,14 @@ const BATCH_HEADER: &str = "index,file,empties,side,mode,score,best_moves,expect
                             best_found_s,peak_mb,status,probable_score,probable_level,\
                             probable_move";
 
-/// A batch row of position `key` with `score`, `nodes` and `status`.
-fn batch_line(key: &str, score: &str, nodes: &str, status: &str) -> String {
+/// A batch row of the position after `moves` with `score`, `nodes` and `status`.
+fn batch_line(moves: &str, score: &str, nodes: &str, status: &str) -> String {
+    let p = finale::board::parse_moves(moves).unwrap();
+    let key = finale::batch::key_hex(finale::batch::position_key(&p));
+    let (empties, side, board) = (p.board.empty_count(), p.side.letter(), p.squares_string());
     format!(
-        "1,a.obf,20,X,exact,{score},C4,,,,{nodes},0.500000,2000,1,16,C4,abc,cpu,release,,\
-         {key},b,,1,100,0.100000,20.5,{status},,,\n"
+        "1,a.obf,{empties},{side},exact,{score},C4,,,,{nodes},0.500000,2000,1,16,C4,abc,cpu,\
+         release,,{key},{board},,1,100,0.100000,20.5,{status},,,\n"
     )
 }
 
@@ -1426,9 +1429,9 @@ fn merge_reads_rows_as_batch_rows() {
     let a = dir.path().join("a.csv");
     let b = dir.path().join("b.csv");
     let out = dir.path().join("m.csv");
-    let timeout = batch_line("00000000000000aa", "", "900", "timeout");
-    let solved = batch_line("00000000000000aa", "+4", "1000", "solved");
-    let other = batch_line("00000000000000bb", "-2", "3000", "solved");
+    let timeout = batch_line("f5", "", "900", "timeout");
+    let solved = batch_line("f5", "+4", "1000", "solved");
+    let other = batch_line("f5d6", "-2", "3000", "solved");
     std::fs::write(&a, format!("{BATCH_HEADER}\n{timeout}{other}")).unwrap();
     std::fs::write(&b, format!("{BATCH_HEADER}\n{solved}")).unwrap();
     let summary = finale::batch::run_merge(&[a.clone(), b.clone()], &out, false, &mut Vec::new())
@@ -1440,7 +1443,7 @@ fn merge_reads_rows_as_batch_rows() {
         format!("{BATCH_HEADER}\n{other}{solved}")
     );
 
-    let bad = batch_line("00000000000000cc", "4", "1e3", "solved");
+    let bad = batch_line("f5d6c3", "4", "1e3", "solved");
     std::fs::write(&b, format!("{BATCH_HEADER}\n{solved}{bad}")).unwrap();
     let e = finale::batch::run_merge(&[a, b], &dir.path().join("m2.csv"), false, &mut Vec::new())
         .expect_err("refused");
@@ -1627,4 +1630,85 @@ fn a_repeated_position_is_checked_against_every_value_given() {
     let (o, _) = run("right", &[&format!("{plain}{}\n", lines[0])]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(summary_count(&o.stdout, "wrong"), 0);
+}
+
+/// Resume and merge check every row they read for values finale never writes: a score
+/// outside -64..=64, a time that is not a duration, a side other than X or O, an unknown
+/// mode, a best move that is not a square, a solved row without a score, a key that is
+/// not its board's and side's. Each is one line naming file, line and column, exit 2;
+/// the resumed output is left as it was, the merge writes nothing.
+#[test]
+fn resume_and_merge_refuse_impossible_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, generated(7, 3, "14")).unwrap();
+    let good = dir.path().join("good.csv");
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        good.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&good).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let col = |name: &str| header.iter().position(|&h| h == name).unwrap();
+    // The generated rows have no quoted fields (the CPU name has no comma here).
+    assert!(!text.contains('"'), "{text}");
+    let corruptions: [(&str, &str, &str); 9] = [
+        ("score", "score", "99"),
+        ("score-low", "score", "-66"),
+        ("time_s", "time_s", "NaN"),
+        ("time_s-negative", "time_s", "-1.0"),
+        ("side", "side", "Q"),
+        ("mode", "mode", "bogus"),
+        ("best_moves", "best_moves", "Z9"),
+        ("no-score", "score", ""),
+        ("key", "key", "0123456789abcdef"),
+    ];
+    for (name, column, value) in corruptions {
+        let mut fields: Vec<String> = lines[2].split(',').map(String::from).collect();
+        fields[col(column)] = value.to_string();
+        let bad_text = format!(
+            "{}\n{}\n{}\n{}\n",
+            lines[0],
+            lines[1],
+            fields.join(","),
+            lines[3]
+        );
+        let bad = dir.path().join(format!("{name}.csv"));
+        std::fs::write(&bad, &bad_text).unwrap();
+
+        let o = batch(&[input.to_str().unwrap(), "--out", bad.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{name}: resume refused");
+        let err = one_line_error(&o);
+        let at = format!("{name}.csv:3: bad {column}");
+        assert!(err.contains(&at), "{name}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&bad).unwrap(),
+            bad_text,
+            "{name}: untouched"
+        );
+
+        let merged = dir.path().join(format!("{name}-merged.csv"));
+        let o = Command::new(BIN)
+            .arg("merge")
+            .arg(&good)
+            .arg(&bad)
+            .arg("--out")
+            .arg(&merged)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{name}: merge refused");
+        let err = one_line_error(&o);
+        assert!(err.contains(&at), "{name}: {err}");
+        assert!(!merged.exists(), "{name}: nothing written");
+    }
+    // The good file itself resumes and merges.
+    let o = batch(&[input.to_str().unwrap(), "--out", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(summary_count(&o.stdout, "already done"), 3);
 }

@@ -4,9 +4,10 @@
 //! must be what it was up to its last newline (the torn last row dropped), or a fresh
 //! header when there was no whole line (only a header cut short is accepted then); it must
 //! read as a CSV with the batch header and that many columns in every row (and every
-//! value of its column's type, which `BatchOut` checks and this target does not); the keys
-//! reported done must be the keys of the rows of the mode asked for (exact); and a row appended then must be found on the
-//! next resume, with the file still whole.
+//! value of its column's type and such as finale writes, which `BatchOut` checks and this
+//! target does not); the keys reported done must be the keys of the rows of the mode asked
+//! for (exact, or none: a malformed line's row); and a row appended then must be found on
+//! the next resume, with the file still whole.
 
 #![no_main]
 
@@ -48,19 +49,25 @@ fn keys_of(text: &[u8]) -> HashSet<u64> {
     keys
 }
 
-/// A row of position `key` with its other columns empty (every value of a resumed file
-/// must be of its column's type).
-fn row(key: &str) -> Vec<String> {
-    header()
+/// A solved exact row of the start position, with the values a resume checks (the
+/// other columns empty), and its key.
+fn start_row() -> (Vec<String>, u64) {
+    let start = finale::board::Position::START;
+    let key = finale::batch::position_key(&start);
+    let row = header()
         .iter()
-        .map(|&c| {
-            if c == "key" {
-                key.to_string()
-            } else {
-                String::new()
-            }
+        .map(|&c| match c {
+            "side" => "X".to_string(),
+            "mode" => "exact".to_string(),
+            "score" => "+0".to_string(),
+            "time_s" => "0.001000".to_string(),
+            "key" => finale::batch::key_hex(key),
+            "board" => start.squares_string(),
+            "status" => "solved".to_string(),
+            _ => String::new(),
         })
-        .collect()
+        .collect();
+    (row, key)
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -97,8 +104,8 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(keys_of(&after), resumed.done, "keys reported done");
 
     // Resuming appends; the appended row must be read back on the next resume.
-    let key = "0123456789abcdef";
-    out.write_record(&row(key)).unwrap();
+    let (row, key) = start_row();
+    out.write_record(&row).unwrap();
     drop(out);
     let text = std::fs::read(path).unwrap();
     let (_, again) = BatchOut::open(path, Mode::Exact).unwrap_or_else(|e| {
@@ -109,7 +116,7 @@ fuzz_target!(|data: &[u8]| {
     });
     assert_eq!(again.dropped_bytes, 0);
     let mut expected = resumed.done.clone();
-    expected.insert(0x0123_4567_89ab_cdef);
+    expected.insert(key);
     assert_eq!(again.done, expected, "appended row lost");
     assert_eq!(keys_of(&text), expected);
 });

@@ -3,12 +3,12 @@
 //! thread, each with its own table) and appends one row per position as it finishes.
 //!
 //! A position given again is not solved again, but the values the repeat gives are held
-//! against the one solve ([`Repeats`]), so that any disagreement counts as wrong.
+//! against the one solve (`Repeats`), so that any disagreement counts as wrong.
 
 use super::output::BatchOut;
 use super::output::{BatchColumns, BatchRow};
 use super::shard::Shard;
-use crate::board::key::{key_hex, position_key};
+use crate::board::key::{key_hex, line_key, position_key};
 use crate::board::{ObfRecord, Square, parse_obf_line};
 use crate::error::{BatchError, Error, Result};
 use crate::interrupt::Interrupt;
@@ -221,7 +221,7 @@ fn items(
                     let text = line.trim().to_string();
                     visit(Item::Bad {
                         file: f,
-                        key: text_key(&text),
+                        key: line_key(&text),
                         text,
                         error: error.to_string(),
                     })?;
@@ -244,17 +244,6 @@ pub(crate) fn regular_file(path: &Path) -> Result<()> {
     } else {
         Err(BatchError::NotRegular(path.to_path_buf()).into())
     }
-}
-
-/// Key of a malformed line: a hash of its text, so a rerun recognises it as done.
-fn text_key(text: &str) -> u64 {
-    // FNV-1a, then the position key's mixer.
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    for b in text.bytes() {
-        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h ^= h >> 31;
-    h.wrapping_mul(0x94D0_49BB_1331_11EB) ^ (h >> 29)
 }
 
 /// The values that repeats of a position give (`MOVE:SCORE` pairs on a later line of the

@@ -134,13 +134,18 @@ pub enum BatchError {
         /// `file` or `path`.
         what: &'static str,
     },
-    /// A merge input row without a key.
-    #[error("{}:{line}: row without a valid key", path.display())]
-    NoKey {
+    /// A merge input row holding a value finale never writes (a score out of range, a
+    /// key that is not its board's, ...: `batch::row_check`).
+    #[error("{}:{line}: bad {column}: {what}", path.display())]
+    BadRow {
         /// The input.
         path: PathBuf,
         /// 1-based line.
         line: u64,
+        /// The column.
+        column: String,
+        /// What is wrong with its value.
+        what: String,
     },
     /// A merge input value that is not of its column's type.
     #[error("{}:{line}: bad {column}", path.display())]
