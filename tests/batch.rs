@@ -1414,11 +1414,14 @@ const BATCH_HEADER: &str = "index,file,empties,side,mode,score,best_moves,expect
                             best_found_s,peak_mb,status,probable_score,probable_level,\
                             probable_move";
 
-/// A batch row of position `key` with `score`, `nodes` and `status`.
-fn batch_line(key: &str, score: &str, nodes: &str, status: &str) -> String {
+/// A batch row of the position after `moves` with `score`, `nodes` and `status`.
+fn batch_line(moves: &str, score: &str, nodes: &str, status: &str) -> String {
+    let p = finale::board::parse_moves(moves).unwrap();
+    let key = finale::batch::key_hex(finale::batch::position_key(&p));
+    let (empties, side, board) = (p.board.empty_count(), p.side.letter(), p.squares_string());
     format!(
-        "1,a.obf,20,X,exact,{score},C4,,,,{nodes},0.500000,2000,1,16,C4,abc,cpu,release,,\
-         {key},b,,1,100,0.100000,20.5,{status},,,\n"
+        "1,a.obf,{empties},{side},exact,{score},C4,,,,{nodes},0.500000,2000,1,16,C4,abc,cpu,\
+         release,,{key},{board},,1,100,0.100000,20.5,{status},,,\n"
     )
 }
 
@@ -1431,9 +1434,9 @@ fn merge_reads_rows_as_batch_rows() {
     let a = dir.path().join("a.csv");
     let b = dir.path().join("b.csv");
     let out = dir.path().join("m.csv");
-    let timeout = batch_line("00000000000000aa", "", "900", "timeout");
-    let solved = batch_line("00000000000000aa", "+4", "1000", "solved");
-    let other = batch_line("00000000000000bb", "-2", "3000", "solved");
+    let timeout = batch_line("f5", "", "900", "timeout");
+    let solved = batch_line("f5", "+4", "1000", "solved");
+    let other = batch_line("f5d6", "-2", "3000", "solved");
     std::fs::write(&a, format!("{BATCH_HEADER}\n{timeout}{other}")).unwrap();
     std::fs::write(&b, format!("{BATCH_HEADER}\n{solved}")).unwrap();
     let summary = finale::batch::run_merge(&[a.clone(), b.clone()], &out, false, &mut Vec::new())
@@ -1445,7 +1448,7 @@ fn merge_reads_rows_as_batch_rows() {
         format!("{BATCH_HEADER}\n{other}{solved}")
     );
 
-    let bad = batch_line("00000000000000cc", "4", "1e3", "solved");
+    let bad = batch_line("f5d6c3", "4", "1e3", "solved");
     std::fs::write(&b, format!("{BATCH_HEADER}\n{solved}{bad}")).unwrap();
     let e = finale::batch::run_merge(&[a, b], &dir.path().join("m2.csv"), false, &mut Vec::new())
         .expect_err("refused");
@@ -1454,4 +1457,263 @@ fn merge_reads_rows_as_batch_rows() {
         "{e:?}"
     );
     assert!(e.to_string().ends_with("b.csv:3: bad nodes"), "{e}");
+}
+
+/// `--shard I/N` and `--shards M` that disagree are refused with one line, exit 2, before
+/// the output is created: neither count is silently ignored.
+#[test]
+fn conflicting_shard_counts_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.csv");
+    let input = suite("fforum-1-19.obf");
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--shard",
+        "1/2",
+        "--shards",
+        "3",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(err.contains("--shard 1/2 and --shards 3"), "{err}");
+    assert!(!out.exists());
+}
+
+/// Batch solves exactly only, so its help does not offer `--selectivity` (solve and suite
+/// still do), and the flag given anyway is refused with one line (see
+/// `a_selective_batch_is_refused_by_the_library_and_the_cli`).
+#[test]
+fn batch_help_does_not_offer_selectivity() {
+    let help = |command: &str| {
+        let o = Command::new(BIN)
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let offers = |text: &str| {
+        text.lines()
+            .any(|l| l.trim_start().starts_with("--selectivity"))
+    };
+    let text = help("batch");
+    assert!(!offers(&text), "{text}");
+    assert!(text.contains("Batch solves exactly only"), "{text}");
+    assert!(offers(&help("solve")));
+    assert!(offers(&help("suite")));
+}
+
+/// The value of `name` in a batch summary (`solved        60`).
+fn summary_count(stdout: &[u8], name: &str) -> u64 {
+    let text = String::from_utf8_lossy(stdout);
+    text.lines()
+        .filter_map(|l| l.strip_prefix(name))
+        .find_map(|rest| rest.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no '{name}' in the summary:\n{text}"))
+}
+
+/// A resumed batch counts a position done only when the output holds a row of the mode
+/// asked for: rows of another mode are kept and the new mode's rows appended, one per
+/// (key, mode), which is what merge keeps.
+#[test]
+fn a_resumed_batch_solves_the_positions_of_a_new_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, generated(7, 20, "14-18")).unwrap();
+    let out = dir.path().join("out.csv");
+    let run = |mode: &str| {
+        let o = batch(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "2",
+            "--mode",
+            mode,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (
+            summary_count(&o.stdout, "already done"),
+            summary_count(&o.stdout, "solved"),
+        )
+    };
+    assert_eq!(run("wld"), (0, 20));
+    assert_eq!(run("exact"), (0, 20), "wld rows are not exact scores");
+    assert_eq!(run("exact"), (20, 0));
+    assert_eq!(run("wld"), (20, 0));
+    assert_eq!(run("all"), (0, 20));
+    let all = rows(&out);
+    assert_eq!(all.len(), 60);
+    let keys = keys_of_file(&input);
+    for mode in ["wld", "exact", "all"] {
+        let of_mode: Vec<&String> = all
+            .iter()
+            .filter(|r| r["mode"] == mode)
+            .map(|r| &r["key"])
+            .collect();
+        assert_eq!(of_mode.len(), 20, "{mode}: each position once");
+        assert_eq!(of_mode.into_iter().cloned().collect::<HashSet<_>>(), keys);
+    }
+    // Merge keeps each (key, mode) once: the file is already merged.
+    let merged = dir.path().join("merged.csv");
+    let o = Command::new(BIN)
+        .arg("merge")
+        .arg(&out)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        std::fs::read_to_string(&out).unwrap()
+    );
+}
+
+/// A position given twice is solved once, and the values every occurrence gives are held
+/// against that one solve: a wrong value on the repeat counts as wrong (exit 1), in either
+/// order and across input files. (A final score is always even, so +17 is always wrong.)
+#[test]
+fn a_repeated_position_is_checked_against_every_value_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = generated(7, 3, "14");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('%')).collect();
+    let record = finale::board::parse_obf_line(lines[0]).unwrap().unwrap();
+    let first_move = record
+        .position
+        .board
+        .legal_moves()
+        .into_iter()
+        .next()
+        .unwrap();
+    let wrong = format!("{} ;{first_move}:+17;", lines[0]);
+    let run = |name: &str, files: &[&str]| {
+        let mut paths = Vec::new();
+        for (i, content) in files.iter().enumerate() {
+            let path = dir.path().join(format!("{name}-{i}.obf"));
+            std::fs::write(&path, content).unwrap();
+            paths.push(path.to_str().unwrap().to_string());
+        }
+        let out = dir.path().join(format!("{name}.csv"));
+        let mut args: Vec<&str> = paths.iter().map(String::as_str).collect();
+        args.extend(["--out", out.to_str().unwrap(), "--threads", "1"]);
+        let o = batch(&args);
+        let rows = rows(&out);
+        assert_eq!(rows.len(), 3, "{name}: each position once");
+        (o, rows)
+    };
+    let plain = format!("{}\n{}\n{}\n", lines[0], lines[1], lines[2]);
+    let cases = [
+        ("repeat-wrong", vec![format!("{plain}{wrong}\n")]),
+        ("first-wrong", vec![format!("{wrong}\n{plain}")]),
+        ("other-file", vec![plain.clone(), format!("{wrong}\n")]),
+    ];
+    for (name, files) in &cases {
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        let (o, rows) = run(name, &files);
+        assert_eq!(o.status.code(), Some(1), "{name}: exit 1");
+        assert_eq!(summary_count(&o.stdout, "wrong"), 1, "{name}");
+        assert_eq!(summary_count(&o.stdout, "duplicates"), 1, "{name}");
+        let key = finale::batch::key_hex(finale::batch::position_key(&record.position));
+        let row = rows.iter().find(|r| r["key"] == key).unwrap();
+        assert_eq!(row["ok"], "false", "{name}: the position's row");
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        // A repeat that disagrees is named, as its row names the first occurrence.
+        let at = match *name {
+            "repeat-wrong" => Some("repeat-wrong-0.obf:4"),
+            "other-file" => Some("other-file-1.obf:1"),
+            _ => None,
+        };
+        if let Some(at) = at {
+            let said = format!("{at} gives {first_move}:+17, but the same position");
+            assert!(stdout.contains(&said), "{name}: {stdout}");
+        }
+    }
+    // Without the wrong value nothing is wrong.
+    let (o, _) = run("right", &[&format!("{plain}{}\n", lines[0])]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(summary_count(&o.stdout, "wrong"), 0);
+}
+
+/// Resume and merge check every row they read for values finale never writes: a score
+/// outside -64..=64, a time that is not a duration, a side other than X or O, an unknown
+/// mode, a best move that is not a square, a solved row without a score, a key that is
+/// not its board's and side's. Each is one line naming file, line and column, exit 2;
+/// the resumed output is left as it was, the merge writes nothing.
+#[test]
+fn resume_and_merge_refuse_impossible_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, generated(7, 3, "14")).unwrap();
+    let good = dir.path().join("good.csv");
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        good.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&good).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4);
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let col = |name: &str| header.iter().position(|&h| h == name).unwrap();
+    // The generated rows have no quoted fields (the CPU name has no comma here).
+    assert!(!text.contains('"'), "{text}");
+    let corruptions: [(&str, &str, &str); 9] = [
+        ("score", "score", "99"),
+        ("score-low", "score", "-66"),
+        ("time_s", "time_s", "NaN"),
+        ("time_s-negative", "time_s", "-1.0"),
+        ("side", "side", "Q"),
+        ("mode", "mode", "bogus"),
+        ("best_moves", "best_moves", "Z9"),
+        ("no-score", "score", ""),
+        ("key", "key", "0123456789abcdef"),
+    ];
+    for (name, column, value) in corruptions {
+        let mut fields: Vec<String> = lines[2].split(',').map(String::from).collect();
+        fields[col(column)] = value.to_string();
+        let bad_text = format!(
+            "{}\n{}\n{}\n{}\n",
+            lines[0],
+            lines[1],
+            fields.join(","),
+            lines[3]
+        );
+        let bad = dir.path().join(format!("{name}.csv"));
+        std::fs::write(&bad, &bad_text).unwrap();
+
+        let o = batch(&[input.to_str().unwrap(), "--out", bad.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{name}: resume refused");
+        let err = one_line_error(&o);
+        let at = format!("{name}.csv:3: bad {column}");
+        assert!(err.contains(&at), "{name}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&bad).unwrap(),
+            bad_text,
+            "{name}: untouched"
+        );
+
+        let merged = dir.path().join(format!("{name}-merged.csv"));
+        let o = Command::new(BIN)
+            .arg("merge")
+            .arg(&good)
+            .arg(&bad)
+            .arg("--out")
+            .arg(&merged)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{name}: merge refused");
+        let err = one_line_error(&o);
+        assert!(err.contains(&at), "{name}: {err}");
+        assert!(!merged.exists(), "{name}: nothing written");
+    }
+    // The good file itself resumes and merges.
+    let o = batch(&[input.to_str().unwrap(), "--out", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(summary_count(&o.stdout, "already done"), 3);
 }

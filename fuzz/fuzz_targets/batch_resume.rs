@@ -4,14 +4,16 @@
 //! must be what it was up to its last newline (the torn last row dropped), or a fresh
 //! header when there was no whole line (only a header cut short is accepted then); it must
 //! read as a CSV with the batch header and that many columns in every row (and every
-//! value of its column's type, which `BatchOut` checks and this target does not); the keys
-//! reported done must be the rows' keys; and a row appended then must be found on the
-//! next resume, with the file still whole.
+//! value of its column's type and such as finale writes, which `BatchOut` checks and this
+//! target does not); the keys reported done must be the keys of the rows of the mode asked
+//! for (exact, or none: a malformed line's row); and a row appended then must be found on
+//! the next resume, with the file still whole.
 
 #![no_main]
 
 use finale::batch::BatchOut;
 use finale::batch::output::header;
+use finale::search::Mode;
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -25,10 +27,12 @@ fn scratch() -> &'static Path {
     })
 }
 
-/// The rows' keys, after checking the header and every row's width with the csv crate.
+/// The keys of the rows of mode exact (or of no mode: a malformed line's row), after
+/// checking the header and every row's width with the csv crate.
 fn keys_of(text: &[u8]) -> HashSet<u64> {
     let h = header();
     let key_col = h.iter().position(|&c| c == "key").unwrap();
+    let mode_col = h.iter().position(|&c| c == "mode").unwrap();
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
     let found = reader.headers().expect("a readable header").clone();
     assert_eq!(found.iter().collect::<Vec<_>>(), h);
@@ -37,30 +41,39 @@ fn keys_of(text: &[u8]) -> HashSet<u64> {
         let record = record.expect("a readable row");
         assert_eq!(record.len(), h.len(), "row {record:?}");
         let key = record.get(key_col).unwrap();
-        keys.insert(finale::batch::key::parse_key(key).expect("a valid key"));
+        let key = finale::batch::key::parse_key(key).expect("a valid key");
+        if matches!(record.get(mode_col), Some("exact" | "")) {
+            keys.insert(key);
+        }
     }
     keys
 }
 
-/// A row of position `key` with its other columns empty (every value of a resumed file
-/// must be of its column's type).
-fn row(key: &str) -> Vec<String> {
-    header()
+/// A solved exact row of the start position, with the values a resume checks (the
+/// other columns empty), and its key.
+fn start_row() -> (Vec<String>, u64) {
+    let start = finale::board::Position::START;
+    let key = finale::batch::position_key(&start);
+    let row = header()
         .iter()
-        .map(|&c| {
-            if c == "key" {
-                key.to_string()
-            } else {
-                String::new()
-            }
+        .map(|&c| match c {
+            "side" => "X".to_string(),
+            "mode" => "exact".to_string(),
+            "score" => "+0".to_string(),
+            "time_s" => "0.001000".to_string(),
+            "key" => finale::batch::key_hex(key),
+            "board" => start.squares_string(),
+            "status" => "solved".to_string(),
+            _ => String::new(),
         })
-        .collect()
+        .collect();
+    (row, key)
 }
 
 fuzz_target!(|data: &[u8]| {
     let path = scratch();
     std::fs::write(path, data).unwrap();
-    let Ok((mut out, resumed)) = BatchOut::open(path) else {
+    let Ok((mut out, resumed)) = BatchOut::open(path, Mode::Exact) else {
         // Refused: the file is left exactly as it was, torn last line included.
         let after = std::fs::read(path).unwrap();
         assert!(after == data, "a refused file was changed");
@@ -91,11 +104,11 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(keys_of(&after), resumed.done, "keys reported done");
 
     // Resuming appends; the appended row must be read back on the next resume.
-    let key = "0123456789abcdef";
-    out.write_record(&row(key)).unwrap();
+    let (row, key) = start_row();
+    out.write_record(&row).unwrap();
     drop(out);
     let text = std::fs::read(path).unwrap();
-    let (_, again) = BatchOut::open(path).unwrap_or_else(|e| {
+    let (_, again) = BatchOut::open(path, Mode::Exact).unwrap_or_else(|e| {
         panic!(
             "refuses its own file after appending: {e}\n{}",
             String::from_utf8_lossy(&text)
@@ -103,7 +116,7 @@ fuzz_target!(|data: &[u8]| {
     });
     assert_eq!(again.dropped_bytes, 0);
     let mut expected = resumed.done.clone();
-    expected.insert(0x0123_4567_89ab_cdef);
+    expected.insert(key);
     assert_eq!(again.done, expected, "appended row lost");
     assert_eq!(keys_of(&text), expected);
 });

@@ -2,7 +2,7 @@
 //! one CSV with each position once per mode, and reports rows that disagree.
 
 use super::output::header;
-use crate::board::key::parse_key;
+use super::row_check::check_row;
 use crate::error::{BatchError, Error, Result};
 use crate::results::csv_in::read_batch_row;
 use std::collections::HashMap;
@@ -111,19 +111,23 @@ pub fn run_merge(
             let line = record.position().map_or(0, |p| p.line());
             summary.rows += 1;
             // By position: the header is the batch header, checked by `reader`.
-            let (row, batch) = read_batch_row(&record).map_err(|b| {
+            let read = read_batch_row(&record).map_err(|b| {
                 Error::from(BatchError::BadValue {
                     path: path.clone(),
                     line: b.line,
                     column: b.column,
                 })
             })?;
-            let key = parse_key(row.key).ok_or_else(|| {
-                Error::from(BatchError::NoKey {
+            // A row finale would not write is refused before anything is written.
+            let key = check_row(&read).map_err(|fault| {
+                Error::from(BatchError::BadRow {
                     path: path.clone(),
                     line,
+                    column: fault.column.to_string(),
+                    what: fault.what,
                 })
             })?;
+            let (row, batch) = read;
             let (mode, score) = (row.mode.to_string(), row.score);
             let solved = batch.status == "solved";
             let here = Chosen {

@@ -5,6 +5,7 @@
 pub use crate::board::key;
 pub mod merge;
 pub mod output;
+pub mod row_check;
 pub mod run;
 pub mod shard;
 

@@ -6,6 +6,10 @@
 //! small write); reopening drops that fragment, so the file never holds a broken row.
 //! A failed write (full disk) is cut back to the last whole row at once. Anything else
 //! that does not parse stops the batch instead of being appended to.
+//!
+//! A position is done for a run only when its row is of the run's mode: an output may hold
+//! rows of several modes (one per key and mode, as merge keeps them), and a run of another
+//! mode appends its own.
 
 use crate::error::{BatchError, Error, Result};
 use crate::results::csv_in::read_batch_row;
@@ -18,7 +22,8 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::board::key::parse_key;
+use super::row_check::check_row;
+use crate::search::Mode;
 use crate::settings::BATCH_OUTPUT_CHECK_MS;
 
 /// The batch CSV columns: the suite's, then `status` and, for a `timeout` row, the last
@@ -52,7 +57,8 @@ pub struct BatchOut {
 /// What reopening an existing output found.
 #[derive(Debug, Default)]
 pub struct Resumed {
-    /// Keys that already have a row.
+    /// Keys that already have a row of the mode asked for (or an `error` row of a
+    /// malformed line, which has no mode).
     pub done: HashSet<u64>,
     /// Bytes of an unfinished last row that were dropped.
     pub dropped_bytes: u64,
@@ -60,12 +66,13 @@ pub struct Resumed {
 
 impl BatchOut {
     /// Opens `path`: creates it with a header, or checks an existing one and collects the
-    /// keys it already holds. The file stays locked (an advisory `flock`) until the
+    /// keys it already holds a row of `mode` for (rows of other modes are read, checked
+    /// and kept, not counted as done). The file stays locked (an advisory `flock`) until the
     /// `BatchOut` is dropped, so a second batch writing the same file is refused before it
     /// reads or changes anything. Rows are synced every
     /// [`BATCH_FSYNC_SECONDS`](crate::settings::BATCH_FSYNC_SECONDS) unless
     /// [`BatchOut::sync_every`] says otherwise.
-    pub fn open(path: &Path) -> Result<(BatchOut, Resumed)> {
+    pub fn open(path: &Path, mode: Mode) -> Result<(BatchOut, Resumed)> {
         let io = |source| Error::Write {
             path: path.to_path_buf(),
             source,
@@ -107,7 +114,7 @@ impl BatchOut {
             // Streamed: a resumed output of millions of rows costs only its keys.
             out.file.seek(SeekFrom::Start(0)).map_err(io)?;
             let reader = BufReader::new((&mut out.file).take(keep));
-            resumed.done = read_keys(path, reader)?;
+            resumed.done = read_keys(path, reader, mode)?;
         }
         // Only a file that checked out as ours loses its torn tail.
         if keep < len {
@@ -295,12 +302,13 @@ fn end_of_last_line(file: &mut File) -> std::io::Result<u64> {
     Ok(0)
 }
 
-/// Keys of the rows of an existing output, after checking its header and reading every
-/// row as a [`BatchRow`].
+/// Keys of the rows of `mode` (and of the `error` rows, which have none) of an existing
+/// output, after checking its header, reading every row as a [`BatchRow`] and checking
+/// its values ([`check_row`]).
 ///
 /// The text is read with an end marker after it: a file whose last line ends inside a
 /// quoted field reads as whole rows without it, but would swallow the rows appended next.
-fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
+fn read_keys(path: &Path, text: impl Read, mode: Mode) -> Result<HashSet<u64>> {
     const END: &str = "finale-end-of-file";
     let text = text.chain(b"finale-end-of-file\n".as_slice());
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
@@ -375,10 +383,25 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
             ));
         }
         // By position: the header is the batch header, checked above.
-        let (row, _) =
-            read_batch_row(&record).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
-        let key = parse_key(row.key).ok_or_else(|| bad(line, "row without a valid key".into()))?;
-        done.insert(key);
+        let row = read_batch_row(&record).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
+        // A row finale would not write (a score of 99, a key not its board's) must not
+        // count a position done or be resumed from.
+        let key = check_row(&row).map_err(|fault| {
+            // A quote opened in the last field swallows the end marker: say that, not
+            // that the field's value is odd.
+            if record
+                .get(record.len() - 1)
+                .is_some_and(|f| f.contains(END))
+            {
+                bad(line, "the last row ends inside a quoted field".into())
+            } else {
+                bad(line, fault.to_string())
+            }
+        })?;
+        // A malformed line's row has no mode: it stands for every mode.
+        if row.0.mode == mode.name() || row.0.mode.is_empty() {
+            done.insert(key);
+        }
     }
     Ok(done)
 }
@@ -387,11 +410,37 @@ fn read_keys(path: &Path, text: impl Read) -> Result<HashSet<u64>> {
 mod tests {
     use super::*;
 
-    fn row(key: &str) -> Vec<String> {
+    use crate::board::key::{key_hex, line_key, position_key};
+
+    /// Sets column `name` of `fields` to `value`.
+    fn set(fields: &mut [String], name: &str, value: String) {
+        fields[header().iter().position(|&h| h == name).unwrap()] = value;
+    }
+
+    /// A solved row of the position after `moves` in `mode`, with the values a resume
+    /// checks, and its key.
+    fn row_of(moves: &str, mode: &str) -> (Vec<String>, u64) {
+        let p = crate::board::parse_moves(moves).unwrap();
+        let key = position_key(&p);
         let mut r = vec![String::new(); header().len()];
-        let k = header().iter().position(|&h| h == "key").unwrap();
-        r[k] = key.to_string();
-        r
+        set(&mut r, "side", p.side.letter().to_string());
+        set(&mut r, "mode", mode.into());
+        set(&mut r, "score", "+2".into());
+        set(&mut r, "time_s", "0.001000".into());
+        set(&mut r, "key", key_hex(key));
+        set(&mut r, "board", p.squares_string());
+        set(&mut r, "status", "solved".into());
+        (r, key)
+    }
+
+    /// An exact row of the position after `moves`.
+    fn row(moves: &str) -> Vec<String> {
+        row_of(moves, "exact").0
+    }
+
+    /// The key of the position after `moves`.
+    fn key(moves: &str) -> u64 {
+        row_of(moves, "exact").1
     }
 
     #[test]
@@ -399,23 +448,54 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
         {
-            let (mut out, r) = BatchOut::open(&path).unwrap();
+            let (mut out, r) = BatchOut::open(&path, Mode::Exact).unwrap();
             assert!(r.done.is_empty());
-            out.write_record(&row("00000000000000aa")).unwrap();
+            out.write_record(&row("f5")).unwrap();
         }
         // A second row cut off half way, as if the process died mid-write.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"1,x.obf,20,X,exact,+4").unwrap();
         drop(f);
-        let (mut out, r) = BatchOut::open(&path).unwrap();
-        assert_eq!(r.done, HashSet::from([0xaa]));
+        let (mut out, r) = BatchOut::open(&path, Mode::Exact).unwrap();
+        assert_eq!(r.done, HashSet::from([key("f5")]));
         assert_eq!(r.dropped_bytes, 21);
-        out.write_record(&row("00000000000000bb")).unwrap();
+        out.write_record(&row("f5d6")).unwrap();
         drop(out);
-        let (_, r) = BatchOut::open(&path).unwrap();
-        assert_eq!(r.done, HashSet::from([0xaa, 0xbb]));
+        let (_, r) = BatchOut::open(&path, Mode::Exact).unwrap();
+        assert_eq!(r.done, HashSet::from([key("f5"), key("f5d6")]));
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 3);
+    }
+
+    /// Only rows of the mode asked for are done; a malformed line's row (no mode) is done
+    /// for every mode.
+    #[test]
+    fn done_keys_are_those_of_the_mode_asked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.csv");
+        let (exact, a) = row_of("f5", "exact");
+        let (wld, b) = row_of("f5d6", "wld");
+        // A malformed line's row: no mode, no side, its text's key.
+        let text = "not a position";
+        let c = line_key(text);
+        let mut error = vec![String::new(); header().len()];
+        set(&mut error, "key", key_hex(c));
+        set(&mut error, "board", text.into());
+        set(&mut error, "status", "error: in.obf:1: bad".into());
+        {
+            let (mut out, _) = BatchOut::open(&path, Mode::Exact).unwrap();
+            out.write_record(&exact).unwrap();
+            out.write_record(&wld).unwrap();
+            out.write_record(&error).unwrap();
+        }
+        for (mode, done) in [
+            (Mode::Exact, HashSet::from([a, c])),
+            (Mode::Wld, HashSet::from([b, c])),
+            (Mode::All, HashSet::from([c])),
+        ] {
+            let (_, r) = BatchOut::open(&path, mode).unwrap();
+            assert_eq!(r.done, done, "{mode:?}");
+        }
     }
 
     #[test]
@@ -423,39 +503,44 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("other.csv");
         std::fs::write(&path, "a,b,c\n1,2,3\n").unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("other.csv:1"), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b,c\n1,2,3\n");
 
         // A foreign file whose last line has no newline keeps that line.
         let path = dir.path().join("notes.csv");
         std::fs::write(&path, "a,b\n1,2").unwrap();
-        assert!(BatchOut::open(&path).is_err());
+        assert!(BatchOut::open(&path, Mode::Exact).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2");
         let path = dir.path().join("oneline.txt");
         std::fs::write(&path, "precious").unwrap();
-        assert!(BatchOut::open(&path).is_err());
+        assert!(BatchOut::open(&path, Mode::Exact).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
 
         let path = dir.path().join("damaged.csv");
         let mut text = header().join(",") + "\n";
         text += "short,row\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(err.contains("damaged.csv:2"), "{err}");
 
         // A value that is not of its column's type: not a row a finale wrote.
         let path = dir.path().join("bad-value.csv");
-        let mut fields = row("00000000000000bb");
-        fields[header().iter().position(|&h| h == "nodes").unwrap()] = "12x".into();
-        let text = header().join(",")
-            + "\n"
-            + &row("00000000000000aa").join(",")
-            + "\n"
-            + &fields.join(",")
-            + "\n";
+        let mut fields = row("f5d6");
+        set(&mut fields, "nodes", "12x".into());
+        let text =
+            header().join(",") + "\n" + &row("f5").join(",") + "\n" + &fields.join(",") + "\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             err.ends_with(
                 "bad-value.csv:3: bad nodes; not appending to a file that may be damaged"
@@ -466,11 +551,14 @@ mod tests {
 
         // A last row whose final newline is inside quotes would swallow appended rows.
         let path = dir.path().join("open-quote.csv");
-        let mut fields = row("00000000000000aa");
-        *fields.last_mut().unwrap() = "\"solved".into();
+        let mut fields = row("f5");
+        *fields.last_mut().unwrap() = "\"F4".into();
         let text = header().join(",") + "\n" + &fields.join(",") + "\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             err.contains("open-quote.csv:2: the last row ends inside a quoted"),
             "{err}"
@@ -482,18 +570,18 @@ mod tests {
     fn syncs_at_the_interval() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let (mut out, _) = BatchOut::open(&path).unwrap();
+        let (mut out, _) = BatchOut::open(&path, Mode::Exact).unwrap();
         assert_eq!(out.syncs, 1, "a new file is synced with its header");
         out.sync_every(Duration::ZERO);
-        for key in ["00000000000000aa", "00000000000000bb", "00000000000000cc"] {
-            out.write_record(&row(key)).unwrap();
+        for moves in ["f5", "f5d6", "f5d6c3"] {
+            out.write_record(&row(moves)).unwrap();
         }
         assert_eq!(out.syncs, 4, "zero: every row");
         out.sync_every(Duration::from_secs(1));
-        out.write_record(&row("00000000000000dd")).unwrap();
+        out.write_record(&row("f5d6c3d3")).unwrap();
         assert_eq!(out.syncs, 4, "not before the interval");
         std::thread::sleep(Duration::from_millis(1100));
-        out.write_record(&row("00000000000000ee")).unwrap();
+        out.write_record(&row("f5d6c3d3c4")).unwrap();
         assert_eq!(out.syncs, 5, "once it has passed");
     }
 
@@ -501,14 +589,20 @@ mod tests {
     fn one_writer_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let (first, _) = BatchOut::open(&path).unwrap();
-        let err = BatchOut::open(&path).err().unwrap().to_string();
+        let (first, _) = BatchOut::open(&path, Mode::Exact).unwrap();
+        let err = BatchOut::open(&path, Mode::Exact)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(
             err.starts_with(&format!("{}: another finale batch", path.display())),
             "{err}"
         );
         drop(first);
-        assert!(BatchOut::open(&path).is_ok(), "the lock goes with the file");
+        assert!(
+            BatchOut::open(&path, Mode::Exact).is_ok(),
+            "the lock goes with the file"
+        );
     }
 
     #[test]
@@ -517,9 +611,9 @@ mod tests {
         if !null.exists() {
             return;
         }
-        let (mut out, resumed) = BatchOut::open(null).unwrap();
+        let (mut out, resumed) = BatchOut::open(null, Mode::Exact).unwrap();
         assert!(resumed.done.is_empty());
-        out.write_record(&row("00000000000000aa")).unwrap();
+        out.write_record(&row("f5")).unwrap();
         out.sync().unwrap();
         assert_eq!(out.syncs, 0, "nothing to sync on a device");
     }

@@ -1,22 +1,26 @@
 //! The batch runner: streams positions from OBF files, skips those already in the output,
 //! outside the shard or seen before, solves the rest on worker threads (one position per
 //! thread, each with its own table) and appends one row per position as it finishes.
+//!
+//! A position given again is not solved again, but the values the repeat gives are held
+//! against the one solve (`Repeats`), so that any disagreement counts as wrong.
 
 use super::output::BatchOut;
 use super::output::{BatchColumns, BatchRow};
 use super::shard::Shard;
-use crate::board::key::{key_hex, position_key};
-use crate::board::{ObfRecord, parse_obf_line};
+use crate::board::key::{key_hex, line_key, position_key};
+use crate::board::{ObfRecord, Square, parse_obf_line};
 use crate::error::{BatchError, Error, Result};
 use crate::interrupt::Interrupt;
+use crate::results::check::check;
 use crate::results::csv_out::{CsvRow, RunInfo, megabytes, seconds};
-use crate::results::format::{pass_level, score_string};
+use crate::results::format::{move_scores_string, moves_string, pass_level, score_string};
 use crate::results::histogram::Distribution;
 use crate::results::{checked_row, peak_mb};
-use crate::search::{Mode, PassReport, SearchOptions, Solver, SolverOptions};
+use crate::search::{Mode, PassReport, SearchOptions, SolveResult, Solver, SolverOptions};
 use crate::settings::OBF_MAX_LINE_BYTES;
 use crossbeam_channel::{Receiver, Sender, bounded};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -72,7 +76,8 @@ pub struct BatchSummary {
     pub timeouts: u64,
     /// Rows written: malformed input lines (with `skip_bad`).
     pub errors: u64,
-    /// Solved positions whose answer disagrees with the file.
+    /// Solved positions whose answer disagrees with a value the input gives, at any of
+    /// its occurrences.
     pub wrong: u64,
     /// Nodes over the rows written.
     pub nodes: u64,
@@ -216,7 +221,7 @@ fn items(
                     let text = line.trim().to_string();
                     visit(Item::Bad {
                         file: f,
-                        key: text_key(&text),
+                        key: line_key(&text),
                         text,
                         error: error.to_string(),
                     })?;
@@ -241,15 +246,20 @@ pub(crate) fn regular_file(path: &Path) -> Result<()> {
     }
 }
 
-/// Key of a malformed line: a hash of its text, so a rerun recognises it as done.
-fn text_key(text: &str) -> u64 {
-    // FNV-1a, then the position key's mixer.
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    for b in text.bytes() {
-        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h ^= h >> 31;
-    h.wrapping_mul(0x94D0_49BB_1331_11EB) ^ (h >> 29)
+/// The values that repeats of a position give (`MOVE:SCORE` pairs on a later line of the
+/// same position), by key, to be checked against the one solve. Only repeats that give
+/// values and are to be solved in this run are kept, so a batch of millions of distinct
+/// positions keeps nothing here.
+type Repeats = HashMap<u64, Vec<Repeat>>;
+
+/// A later occurrence of a position, with the values it gives.
+struct Repeat {
+    /// Index of its input file.
+    file: usize,
+    /// 1-based line in that file.
+    line: usize,
+    /// Its `MOVE:SCORE` pairs.
+    expected: Vec<(Square, i32)>,
 }
 
 /// A finished position (or a malformed line's row), from a worker to the writer.
@@ -262,6 +272,8 @@ struct Done {
     best_found: Duration,
     timed_out: bool,
     wrong: bool,
+    /// Repeats of the position whose values disagree with its solve, one line each.
+    repeats_wrong: Vec<String>,
     /// A malformed input line, not a solve.
     bad_line: bool,
 }
@@ -271,6 +283,7 @@ struct Shared<'a> {
     options: &'a BatchOptions,
     info: &'a RunInfo,
     status: &'a Status,
+    repeats: &'a Repeats,
     /// Solves given up at an interrupt.
     interrupted: AtomicU64,
 }
@@ -339,10 +352,44 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
         Ok(result) => {
             let (nodes, time) = (result.nodes, result.time);
             let best_found = result.best_found.unwrap_or_default();
+            let repeats_wrong: Vec<String> = shared
+                .repeats
+                .get(&job.2)
+                .into_iter()
+                .flatten()
+                .filter(|r| {
+                    let verdict = check(
+                        options.mode,
+                        &r.expected,
+                        result.score,
+                        &result.best_moves,
+                        &result.move_scores,
+                    );
+                    verdict.ok() == Some(false)
+                })
+                .map(|r| {
+                    format!(
+                        "wrong: {}:{} gives {}, but the same position ({}:{}, key {}) {}",
+                        options.inputs[r.file].display(),
+                        r.line,
+                        move_scores_string(&r.expected),
+                        file.display(),
+                        record.line,
+                        key_hex(job.2),
+                        verdict_text(options.mode, &result)
+                    )
+                })
+                .collect();
             let row = checked_row(file, index, record, result);
-            let wrong = row.verdict.ok() == Some(false);
+            let wrong = row.verdict.ok() == Some(false) || !repeats_wrong.is_empty();
+            let mut csv_row = crate::results::csv_out::record(&row, info);
+            if !repeats_wrong.is_empty() {
+                // The row is the position's only one: it is not ok if any occurrence
+                // disagrees.
+                csv_row.ok = Some(false);
+            }
             let fields = (
-                crate::results::csv_out::record(&row, info),
+                csv_row,
                 BatchColumns {
                     status: "solved".into(),
                     ..BatchColumns::default()
@@ -356,6 +403,7 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
                 best_found,
                 timed_out: false,
                 wrong,
+                repeats_wrong,
                 bad_line: false,
             })
         }
@@ -390,10 +438,20 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
                 best_found: Duration::ZERO,
                 timed_out: true,
                 wrong: false,
+                repeats_wrong: Vec::new(),
                 bad_line: false,
             })
         }
     }
+}
+
+/// A solve's answer, for the line that says a repeat disagrees: `solved +4 (best F1 G2)`.
+fn verdict_text(mode: Mode, result: &SolveResult) -> String {
+    format!(
+        "solved {} (best {})",
+        score_string(mode, result.score),
+        moves_string(&result.best_moves)
+    )
 }
 
 /// A position for a worker.
@@ -456,7 +514,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let wall = Instant::now();
     // Open (and lock) the output first: a damaged or busy file stops the run before any
     // work.
-    let (mut csv, resumed) = BatchOut::open(&options.out)?;
+    let (mut csv, resumed) = BatchOut::open(&options.out, options.mode)?;
     csv.sync_every(options.fsync_every);
     let mut summary = BatchSummary {
         dropped_bytes: resumed.dropped_bytes,
@@ -464,8 +522,10 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     };
     let done = resumed.done;
 
-    // Pass 1: validate every line and count the work, keeping only keys in memory.
+    // Pass 1: validate every line and count the work, keeping only keys in memory (and
+    // the values of repeats that give some).
     let mut seen = HashSet::new();
+    let mut repeats = Repeats::new();
     let (mut todo, mut positions, mut work) = (0u64, 0u64, 0u64);
     let counted = items(&options.inputs, options.skip_bad, |item| {
         if options.interrupt.requested() {
@@ -485,6 +545,16 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
             summary.read += 1;
             if !seen.insert(key) {
                 summary.duplicates += 1;
+                if let Item::Position { file, record, .. } = item
+                    && !record.expected.is_empty()
+                    && !done.contains(&key)
+                {
+                    repeats.entry(key).or_default().push(Repeat {
+                        file,
+                        line: record.line,
+                        expected: record.expected,
+                    });
+                }
             } else if done.contains(&key) {
                 summary.already_done += 1;
             } else {
@@ -544,6 +614,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
         options,
         info: &info,
         status: &status,
+        repeats: &repeats,
         interrupted: AtomicU64::new(0),
     };
 
@@ -640,6 +711,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                                     best_found: Duration::ZERO,
                                     timed_out: false,
                                     wrong: false,
+                                    repeats_wrong: Vec::new(),
                                     bad_line: true,
                                 })
                                 .map_err(|_| stopped())?;
@@ -667,6 +739,16 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                 // Stop everything now rather than solve positions that cannot be written.
                 stop.store(true, Relaxed);
                 write_error = Some(e);
+                break;
+            }
+            for line in &d.repeats_wrong {
+                if let Err(e) = writeln!(out, "{line}") {
+                    stop.store(true, Relaxed);
+                    write_error = Some(Error::Output(e));
+                    break;
+                }
+            }
+            if write_error.is_some() {
                 break;
             }
             status.row_written(d.work);

@@ -37,14 +37,23 @@ impl Shard {
     /// The shard given on the command line, else the one a cluster scheduler assigns:
     /// Slurm job arrays (`SLURM_ARRAY_TASK_ID` counted from `SLURM_ARRAY_TASK_MIN`, of
     /// `SLURM_ARRAY_TASK_COUNT`), or Kubernetes indexed jobs (`JOB_COMPLETION_INDEX`, with
-    /// the count from `--shards N`). `env` looks up a variable.
+    /// the count from `--shards N`). `env` looks up a variable. `--shards` beside `--shard`
+    /// must give the same count.
     pub fn resolve(
         flag: Option<&str>,
         shards: Option<u64>,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Shard> {
         if let Some(text) = flag {
-            return Shard::parse(text);
+            let shard = Shard::parse(text)?;
+            return match shards {
+                Some(n) if n != shard.count => Err(BatchError::ShardCounts {
+                    shard: text.to_string(),
+                    shards: n,
+                }
+                .into()),
+                _ => Ok(shard),
+            };
         }
         let num = |name: &str| -> Result<Option<u64>> {
             match env(name) {
@@ -148,5 +157,24 @@ mod tests {
         );
         assert!(Shard::resolve(None, Some(2), env(&k8s)).is_err());
         assert!(Shard::resolve(None, None, env(&[("JOB_COMPLETION_INDEX", "x")])).is_err());
+    }
+
+    /// `--shard I/N` with `--shards M`: the same count is accepted, another one refused
+    /// rather than one of them silently ignored.
+    #[test]
+    fn a_shard_count_given_twice_must_agree() {
+        assert_eq!(
+            Shard::resolve(Some("1/3"), Some(3), env(&[])).unwrap(),
+            Shard { index: 1, count: 3 }
+        );
+        let e = Shard::resolve(Some("1/2"), Some(3), env(&[])).expect_err("conflict");
+        assert!(
+            matches!(&e, Error::Batch(BatchError::ShardCounts { shard, shards: 3 }) if shard == "1/2"),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "--shard 1/2 and --shards 3 give different shard counts; give one of them"
+        );
     }
 }

@@ -188,6 +188,33 @@ impl Position {
             .collect()
     }
 
+    /// The position [`Position::squares_string`] wrote: `squares` of exactly 64 `X`, `O`
+    /// and `-`, and `side` `X` or `O`; `None` for anything else.
+    pub fn from_squares(squares: &str, side: &str) -> Option<Position> {
+        let side = match side {
+            "X" => Color::Black,
+            "O" => Color::White,
+            _ => return None,
+        };
+        if squares.len() != 64 {
+            return None;
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (i, b) in squares.bytes().enumerate() {
+            match b {
+                b'X' => black |= 1 << i,
+                b'O' => white |= 1 << i,
+                b'-' => {}
+                _ => return None,
+            }
+        }
+        let board = match side {
+            Color::Black => Board::new(black, white),
+            Color::White => Board::new(white, black),
+        };
+        Some(Position { board, side })
+    }
+
     /// The position after `sq` is played, or `None` when it is illegal.
     pub fn play(&self, sq: Square) -> Option<Position> {
         self.board.play(sq).map(|board| Position {
@@ -215,6 +242,26 @@ impl fmt::Display for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `from_squares` reads back what `squares_string` writes, and nothing else.
+    #[test]
+    fn squares_read_back() {
+        let p = crate::board::parse_moves("f5d6c3").expect("legal");
+        let side = p.side.letter().to_string();
+        assert_eq!(Position::from_squares(&p.squares_string(), &side), Some(p));
+        let q = p.pass();
+        let side = q.side.letter().to_string();
+        assert_eq!(Position::from_squares(&q.squares_string(), &side), Some(q));
+        let squares = p.squares_string();
+        assert_eq!(Position::from_squares(&squares, "Q"), None);
+        assert_eq!(Position::from_squares(&squares, "x"), None);
+        assert_eq!(Position::from_squares(&squares[1..], "X"), None);
+        assert_eq!(
+            Position::from_squares(&squares.replace('-', "."), "X"),
+            None
+        );
+        assert_eq!(Position::from_squares(&(squares + "-"), "X"), None);
+    }
 
     #[test]
     fn final_score_gives_empties_to_winner() {

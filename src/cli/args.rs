@@ -33,6 +33,9 @@ pub(crate) enum Command {
         threads: ThreadSwitches,
     },
     /// Solve many positions into one CSV: resumable, shardable, each position once.
+    ///
+    /// Batch solves exactly only (mode exact, wld or all): the --selectivity of solve and
+    /// suite is refused here.
     Batch(BatchArgs),
     /// Measure what probable answers are worth: solve positions exactly and at each
     /// selectivity level; per level and band of empties, the share of exact scores and of
@@ -373,7 +376,11 @@ pub(crate) struct CalibrateArgs {
     pub(crate) no_progress: bool,
 }
 
+/// Batch solves exactly only (its rows are keyed by position and mode, so a probable
+/// answer must not stand in for an exact one): the shared `--selectivity` is hidden from
+/// its help, and `run_batch` refuses any level below 100 with one line.
 #[derive(Args)]
+#[command(mut_arg("selectivity", |a| a.hide(true)))]
 pub(crate) struct BatchArgs {
     /// OBF input files (regular files, streamed twice: to count, then to solve; positions
     /// may repeat).
@@ -394,7 +401,8 @@ pub(crate) struct BatchArgs {
     /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards.
     #[arg(long, value_name = "I/N")]
     pub(crate) shard: Option<String>,
-    /// Number of shards, when the index comes from JOB_COMPLETION_INDEX.
+    /// Number of shards, when the index comes from JOB_COMPLETION_INDEX (beside --shard
+    /// I/N it must be N).
     #[arg(long, value_name = "N")]
     pub(crate) shards: Option<u64>,
     /// Record malformed input lines as error rows instead of stopping.

@@ -134,13 +134,18 @@ pub enum BatchError {
         /// `file` or `path`.
         what: &'static str,
     },
-    /// A merge input row without a key.
-    #[error("{}:{line}: row without a valid key", path.display())]
-    NoKey {
+    /// A merge input row holding a value finale never writes (a score out of range, a
+    /// key that is not its board's, ...: `batch::row_check`).
+    #[error("{}:{line}: bad {column}: {what}", path.display())]
+    BadRow {
         /// The input.
         path: PathBuf,
         /// 1-based line.
         line: u64,
+        /// The column.
+        column: String,
+        /// What is wrong with its value.
+        what: String,
     },
     /// A merge input value that is not of its column's type.
     #[error("{}:{line}: bad {column}", path.display())]
@@ -163,6 +168,14 @@ pub enum BatchError {
     /// `--shard` that is not `I/N` with `I < N`.
     #[error("--shard {0}: expected I/N with 0 <= I < N, e.g. 3/10")]
     BadShard(String),
+    /// `--shard I/N` and `--shards M` with `M` other than `N`.
+    #[error("--shard {shard} and --shards {shards} give different shard counts; give one of them")]
+    ShardCounts {
+        /// The `--shard` text.
+        shard: String,
+        /// The `--shards` count.
+        shards: u64,
+    },
     /// A scheduler variable that is not a number.
     #[error("environment {name}={value}: not a number")]
     BadEnvironment {
