@@ -1250,12 +1250,13 @@ fn a_timeout_row_carries_the_last_pass_as_a_probable_answer() {
     let ffo = std::fs::read_to_string(suite("fforum-40-59.obf")).unwrap();
     let easy = std::fs::read_to_string(suite("fforum-1-19.obf")).unwrap();
     // FFO #57 (30 empties): its 73 % pass takes about a second on one thread, the exact
-    // solve minutes. FFO #1 (14 empties) is solved at once.
+    // solve minutes. FFO #1 (14 empties) is solved at once. The limit leaves the pass room
+    // on a loaded machine (4 s was missed with two other builds running).
     let ffo57 = ffo.lines().nth(17).unwrap();
     let text = format!("{ffo57}\n{}\n", easy.lines().next().unwrap());
     std::fs::write(&input, &text).unwrap();
     let out = dir.path().join("out.csv");
-    let o = one_thread_with_limit(&input, &out, "4");
+    let o = one_thread_with_limit(&input, &out, "12");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let header: Vec<String> = csv::Reader::from_path(&out)
         .unwrap()

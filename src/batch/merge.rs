@@ -79,11 +79,11 @@ pub fn run_merge(
     for path in inputs {
         super::run::regular_file(path)?;
     }
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
-    };
-    if inputs.iter().any(|i| same(i, out)) {
+    // The same file by any path, hard links included.
+    if inputs
+        .iter()
+        .any(|i| crate::results::outputs::same_file(i, out))
+    {
         return Err(BatchError::OutIsInput(out.to_path_buf()).into());
     }
     // Checked before the work: an existing --out is never replaced without --force.
