@@ -1,6 +1,6 @@
 //! Build script: records the git revision for result files, enables the AVX-512
 //! kernels when the target has the needed features, and tells the tests which optional
-//! tools this machine lacks.
+//! tools (GNU parallel, Zebra's sources) this machine lacks.
 
 use std::path::Path;
 use std::process::Command;
@@ -20,6 +20,7 @@ fn main() {
     }
     println!("cargo::rerun-if-changed=build.rs");
     optional_tools();
+    zebra_peer();
     println!("cargo::rustc-env=FINALE_GIT_REV={}", git_rev());
 }
 
@@ -59,5 +60,17 @@ fn optional_tools() {
     let found = std::env::split_paths(&path).any(|d| d.join("parallel").is_file());
     if !ci && !found {
         println!("cargo::rustc-cfg=no_gnu_parallel");
+    }
+}
+
+/// Sets `cfg(no_zebra_peer)` where Zebra's sources (`../shared/peers/zebra`, beside the
+/// crate) are missing, so that the test against the real Zebra is reported as ignored
+/// there, with the reason, rather than passing without running.
+fn zebra_peer() {
+    println!("cargo::rustc-check-cfg=cfg(no_zebra_peer)");
+    let peer = Path::new("../shared/peers/zebra");
+    println!("cargo::rerun-if-changed=../shared/peers/zebra");
+    if !peer.join("solve.sh").is_file() {
+        println!("cargo::rustc-cfg=no_zebra_peer");
     }
 }

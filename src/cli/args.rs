@@ -270,6 +270,14 @@ pub(crate) struct SuiteArgs {
     /// too (variant `this`) unless --variant lists what this binary runs.
     #[arg(long, value_name = "PATH")]
     pub(crate) binary: Vec<PathBuf>,
+    /// Another engine to alternate with, NAME:PATH with NAME zebra, edax or egaroucid and
+    /// PATH its executable (repeatable). This binary's own search runs too, as with --binary.
+    #[arg(long, value_name = "NAME:PATH")]
+    pub(crate) engine: Vec<String>,
+    /// Kill another engine (--engine) after SECONDS on a position (its row: status
+    /// timeout); finale's own solves are not limited.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) time_limit: Option<Duration>,
     /// No progress bar (it is shown on stderr only when stderr is a terminal).
     #[arg(long)]
     pub(crate) no_progress: bool,

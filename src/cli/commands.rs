@@ -137,8 +137,9 @@ pub(crate) fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<Exi
     let threads = args.threads.requested(finale::search::cores());
     let oversubscribe = args.threads.oversubscribe;
     let search = args.common.solver_options(threads, oversubscribe)?.search;
-    // `--binary OLD` alone means this binary against OLD.
-    let this = (args.variant.is_empty() && !args.binary.is_empty()).then(|| Variant {
+    // `--binary OLD` or `--engine E` alone means this binary against them.
+    let others = !args.binary.is_empty() || !args.engine.is_empty();
+    let this = (args.variant.is_empty() && others).then(|| Variant {
         label: "this".into(),
         kind: VariantKind::Flags(search.clone()),
         threads: None,
@@ -155,10 +156,12 @@ pub(crate) fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<Exi
             .map(Ok)
             .chain(args.variant.iter().map(|v| Variant::from_flags(v)))
             .chain(args.binary.iter().map(|b| Variant::from_binary(b)))
+            .chain(args.engine.iter().map(|e| Variant::from_engine(e)))
             .collect::<finale::Result<_>>()?,
         threads,
         oversubscribe,
         progress: !args.no_progress,
+        time_limit: args.time_limit,
         csv: match args.csv {
             Some(path) => CsvTarget::Path(path),
             None => CsvTarget::Default(PathBuf::from("results")),

@@ -30,6 +30,14 @@ pub enum SuiteError {
         /// What it did instead.
         why: String,
     },
+    /// An `--engine NAME:PATH` that names no adapter or no usable executable.
+    #[error("--engine '{spec}': {why}")]
+    Engine {
+        /// The option's value as given.
+        spec: String,
+        /// What is wrong.
+        why: String,
+    },
     /// Another binary that failed (its first line of stderr).
     #[error("{}: {message}", binary.display())]
     BinaryFailed {

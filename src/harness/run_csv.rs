@@ -144,7 +144,8 @@ impl<R: Read> RunCsv<R> {
         }
     }
 
-    /// Calls `visit` with every solved row (every row when the file has no `status`). A
+    /// Calls `visit` with every solved row (every row when the file has no `status`; not
+    /// the rows whose `engine_status` says another engine gave no answer). A
     /// torn last row is dropped (see [`torn`](Self::torn)); a row of another number of
     /// fields than the header elsewhere, or one that is not UTF-8, is refused.
     pub fn for_each_solved(
@@ -192,6 +193,10 @@ impl<R: Read> RunCsv<R> {
                 continue;
             }
             let row: CsvRow = read_row(&record, &self.header).map_err(read_error)?;
+            // A suite row of another engine that gave no answer (timeout, error).
+            if !row.engine_status.is_empty() && row.engine_status != "solved" {
+                continue;
+            }
             visit(&SolvedRow {
                 path: &self.path,
                 line: record.position().map_or(0, |p| p.line()),

@@ -43,6 +43,9 @@ pub struct SuiteOptions {
     /// Show a progress bar on stderr (positions done, the current one and its last pass,
     /// ETA) when stderr is a terminal.
     pub progress: bool,
+    /// Another engine (`--engine`) running longer than this on a position is killed, and
+    /// its row says `timeout`; finale's own solves are not limited.
+    pub time_limit: Option<Duration>,
     /// Stops the run when set (by SIGINT or SIGTERM in the CLI): the position being
     /// solved gives up, and the run ends with the rows it finished and the position's last
     /// pass as a probable answer ([`Summary::stopped`]).
@@ -70,6 +73,8 @@ pub struct Summary {
     pub best_found: Duration,
     /// Peak memory over the rows, in MB.
     pub peak_mb: Option<f64>,
+    /// Rows of other engines that gave no answer (timeout, crash, unreadable output).
+    pub engine_failures: usize,
 }
 
 impl Summary {
@@ -81,7 +86,7 @@ impl Summary {
 
     /// True when no position was answered wrongly.
     pub fn all_ok(&self) -> bool {
-        self.wrong_moves == 0 && self.wrong_scores == 0
+        self.wrong_moves == 0 && self.wrong_scores == 0 && self.engine_failures == 0
     }
 
     fn add(&mut self, row: &Row) {
@@ -119,6 +124,9 @@ impl Summary {
             self.wrong_moves,
             self.wrong_scores
         );
+        if self.engine_failures > 0 {
+            s += &format!("engine failures {}\n", self.engine_failures);
+        }
         if let Some(p) = &self.csv_path {
             s += &format!("csv           {}\n", p.display());
         }
@@ -167,6 +175,14 @@ pub fn table_header() -> String {
 /// wrong.
 pub fn table_row(row: &Row) -> String {
     let r = &row.result;
+    if let Some(failure) = &row.failure {
+        return format!(
+            "{:>4} {:>3}  {failure} (after {:.3} s)",
+            row.index,
+            row.position.board.empty_count(),
+            r.time.as_secs_f64()
+        );
+    }
     let best = if r.best_moves.is_empty() {
         if r.pv.is_empty() {
             "-".into()
@@ -252,7 +268,7 @@ pub fn run_suite(
         .iter()
         .map(|v| {
             let threads = v.threads.unwrap_or(options.threads);
-            Runner::new(v, hash_of(v), threads, v.oversubscribe)
+            Runner::new(v, hash_of(v), threads, v.oversubscribe, options.time_limit)
         })
         .collect::<Result<_>>()?;
     // Opened once the solvers have their threads and tables: a refused one writes nothing.
@@ -266,7 +282,18 @@ pub fn run_suite(
         .iter()
         .map(|v| {
             let threads = v.threads.unwrap_or(options.threads);
-            RunInfo::current(search_threads(threads, v.oversubscribe), hash_of(v))
+            match &v.kind {
+                // What the engine really runs with; not this build's revision or profile.
+                VariantKind::Engine(engine) => {
+                    let used = engine.settings(threads, hash_of(v));
+                    RunInfo {
+                        git_rev: String::new(),
+                        profile: String::new(),
+                        ..RunInfo::current(used.threads, used.hash_mb)
+                    }
+                }
+                _ => RunInfo::current(search_threads(threads, v.oversubscribe), hash_of(v)),
+            }
         })
         .collect();
     // Per variant: position key -> measurements, for the closing comparison.
@@ -305,6 +332,11 @@ pub fn run_suite(
             line += &format!("  [{} #{k}]", variants[v].label);
         }
         print(out, &format!("{line}\n"))?;
+        if row.failure.is_some() {
+            // No answer to time or count.
+            summary.engine_failures += 1;
+            return Result::Ok(());
+        }
         dist.record(row.result.nodes, row.result.time);
         let m = measured[v]
             .entry((
@@ -373,7 +405,7 @@ pub fn run_suite(
                 let threads = search_threads(v.threads.unwrap_or(options.threads), v.oversubscribe);
                 let search = match &v.kind {
                     VariantKind::Flags(search) => search,
-                    VariantKind::Binary(_) => unreachable!("small_run takes flag variants only"),
+                    _ => unreachable!("small_run takes flag variants only"),
                 };
                 if pooled.is_none() {
                     let made: std::result::Result<Vec<Solver>, _> = (0..threads)
@@ -456,6 +488,13 @@ pub fn run_suite(
                     }
                     let mut row = checked_row(file, i + 1, record, answer.result);
                     row.peak_mb = answer.peak_mb;
+                    if let Some(engine) = answer.engine {
+                        row.engine = engine;
+                    }
+                    if let Some(failure) = answer.failure {
+                        row.failure = Some(failure);
+                        row.verdict = Default::default();
+                    }
                     bar.suspend(|| emit(row, v, k, &infos[v], &mut *out))?;
                     bar.inc(crate::progress::work_of(
                         record.position.board.empty_count(),
@@ -473,7 +512,14 @@ pub fn run_suite(
             "\ncomparison: A = {}, B = {}\n",
             variants[0].label, variants[1].label
         );
-        compare_runs(&measured[0], &measured[1], "A", "B", &heading, out)?;
+        // Another engine that answered no position leaves nothing to compare: said so,
+        // as the rows are written and the run is not an error.
+        if let Err(e) = compare_runs(&measured[0], &measured[1], "A", "B", &heading, out) {
+            if !matches!(e, Error::Compare(_)) {
+                return Err(e);
+            }
+            print(out, &format!("{heading}not made: {e}\n"))?;
+        }
     }
     Ok(summary)
 }
@@ -593,6 +639,7 @@ mod tests {
             csv: CsvTarget::Path(csv.clone()),
             repeat: 1,
             variants: Vec::new(),
+            time_limit: None,
             interrupt: Interrupt::new(),
         };
         let mut out = Vec::new();
@@ -644,6 +691,7 @@ mod tests {
             csv: CsvTarget::Default(dir.path().join("results")),
             repeat: 1,
             variants: Vec::new(),
+            time_limit: None,
             interrupt: Interrupt::new(),
         };
         let err = run_suite(&[good, bad], &options, &mut Vec::new()).expect_err("bad line");

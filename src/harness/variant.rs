@@ -2,6 +2,7 @@
 //! binaries run on one position at a time. `finale suite --repeat K` alternates them on
 //! every position so that a slow spell of a shared machine hits all of them alike.
 
+use super::engine::{Engine, EngineRun, EngineSettings};
 use crate::board::{ObfRecord, Square};
 use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
@@ -21,6 +22,8 @@ pub enum VariantKind {
     Flags(SearchOptions),
     /// Another finale binary (its `suite` command is run per position).
     Binary(PathBuf),
+    /// Another engine (Zebra, Edax, Egaroucid), run per position through its adapter.
+    Engine(Engine),
 }
 
 /// A labelled variant.
@@ -101,6 +104,21 @@ impl Variant {
     }
 }
 
+impl Variant {
+    /// Another engine, `NAME:PATH` as `--engine` takes it (see [`Engine::from_spec`]),
+    /// labelled with its name.
+    pub fn from_engine(spec: &str) -> Result<Variant> {
+        let engine = Engine::from_spec(spec)?;
+        Ok(Variant {
+            label: engine.kind.name().to_string(),
+            kind: VariantKind::Engine(engine),
+            threads: None,
+            oversubscribe: false,
+            hash_mb: None,
+        })
+    }
+}
+
 /// A variant ready to solve.
 pub(crate) enum Runner {
     Solver(Box<Solver>),
@@ -110,17 +128,34 @@ pub(crate) enum Runner {
         dir: tempfile::TempDir,
         threads: usize,
     },
+    Engine {
+        engine: Engine,
+        /// Where the position and the engine's output go (removed when dropped).
+        dir: tempfile::TempDir,
+        settings: EngineSettings,
+        limit: Option<Duration>,
+    },
 }
 
 impl Runner {
     /// A runner of `v` with `threads` search threads (capped at the cores unless
-    /// `oversubscribe`).
+    /// `oversubscribe`); another engine is killed past `limit`.
     pub(crate) fn new(
         v: &Variant,
         hash_mb: usize,
         threads: usize,
         oversubscribe: bool,
+        limit: Option<Duration>,
     ) -> Result<Runner> {
+        let temp = |prefix: &str| {
+            tempfile::Builder::new()
+                .prefix(prefix)
+                .tempdir()
+                .map_err(|source| Error::Write {
+                    path: std::env::temp_dir(),
+                    source,
+                })
+        };
         Ok(match &v.kind {
             VariantKind::Flags(search) => {
                 Runner::Solver(Box::new(Solver::try_new(SolverOptions {
@@ -132,14 +167,14 @@ impl Runner {
             }
             VariantKind::Binary(path) => Runner::Binary {
                 path: path.clone(),
-                dir: tempfile::Builder::new()
-                    .prefix("finale-variant-")
-                    .tempdir()
-                    .map_err(|source| Error::Write {
-                        path: std::env::temp_dir(),
-                        source,
-                    })?,
+                dir: temp("finale-variant-")?,
                 threads,
+            },
+            VariantKind::Engine(engine) => Runner::Engine {
+                engine: engine.clone(),
+                dir: temp("finale-engine-")?,
+                settings: engine.settings(threads, hash_mb),
+                limit,
             },
         })
     }
@@ -167,10 +202,74 @@ impl Runner {
                         result,
                         git_rev: None,
                         peak_mb: crate::results::peak_mb(),
+                        engine: None,
+                        failure: None,
                     }))
             }
             Runner::Binary { path, dir, threads } => {
                 run_binary(path, dir, record, mode, hash_mb, *threads, interrupt)
+            }
+            Runner::Engine {
+                engine,
+                dir,
+                settings,
+                limit,
+            } => {
+                let run =
+                    engine.solve(dir.path(), &record.position, *settings, *limit, interrupt)?;
+                let name = engine.kind.name();
+                let answer = |result, engine: String, failure| Answer {
+                    result,
+                    git_rev: None,
+                    peak_mb: None,
+                    engine: Some(engine),
+                    failure,
+                };
+                let nothing = |time| SolveResult {
+                    mode,
+                    selectivity: Level::from_percent(100),
+                    score: 0,
+                    best_moves: Vec::new(),
+                    move_scores: Vec::new(),
+                    pv: Vec::new(),
+                    nodes: 0,
+                    time,
+                    best_found: None,
+                };
+                Ok(match run {
+                    EngineRun::Interrupted(time) => Err(TimedOut {
+                        nodes: 0,
+                        time,
+                        last_pass: None,
+                    }),
+                    EngineRun::Failed(why, wall) => {
+                        Ok(answer(nothing(wall), name.to_string(), Some(why)))
+                    }
+                    EngineRun::Answer(a, wall) => {
+                        let best = match a.pv.first() {
+                            Some(PvMove::Play(m)) => vec![*m],
+                            _ => Vec::new(),
+                        };
+                        let score = if mode == Mode::Wld {
+                            a.score.signum()
+                        } else {
+                            a.score
+                        };
+                        let result = SolveResult {
+                            score,
+                            best_moves: best,
+                            pv: a.pv,
+                            nodes: a.nodes,
+                            time: a.time.unwrap_or(wall),
+                            ..nothing(wall)
+                        };
+                        let label = match a.version {
+                            Some(v) => format!("{name} {v}"),
+                            None => name.to_string(),
+                        };
+                        Ok(answer(result, label, None))
+                    }
+                })
             }
         }
     }
@@ -184,6 +283,10 @@ pub(crate) struct Answer {
     /// Peak memory in MB of the process that solved it: this one, or another binary's
     /// from its CSV (None when that binary does not write it).
     pub(crate) peak_mb: Option<f64>,
+    /// Another engine as it names itself (None: finale).
+    pub(crate) engine: Option<String>,
+    /// Why another engine gave no answer (`timeout`, `error: ...`).
+    pub(crate) failure: Option<String>,
 }
 
 fn run_binary(
@@ -330,6 +433,8 @@ fn run_binary(
         result,
         git_rev: Some(row.git_rev).filter(|r| !r.is_empty()),
         peak_mb: row.peak_mb.parse().ok().filter(|m: &f64| m.is_finite()),
+        engine: None,
+        failure: None,
     }))
 }
 
@@ -367,7 +472,7 @@ mod tests {
     fn variants_take_every_spelling_of_the_cli() {
         let flags = |text: &str| match Variant::from_flags(text).expect(text).kind {
             VariantKind::Flags(o) => o,
-            VariantKind::Binary(_) => panic!("flags"),
+            _ => panic!("flags"),
         };
         for text in ["--ordering fastest-first", "--ordering=fastest-first"] {
             assert_eq!(flags(text).eval, crate::search::EvalRef(None), "{text}");

@@ -14,7 +14,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 /// The CSV columns, in order.
-pub const HEADER: [&str; 27] = [
+pub const HEADER: [&str; 29] = [
     "index",
     "file",
     "empties",
@@ -42,6 +42,8 @@ pub const HEADER: [&str; 27] = [
     "selectivity",
     "best_found_s",
     "peak_mb",
+    "engine",
+    "engine_status",
 ];
 
 /// Where a suite's CSV goes.
@@ -246,6 +248,11 @@ pub struct CsvRow<S = String> {
     pub best_found_s: S,
     /// MB, 1 decimal.
     pub peak_mb: S,
+    /// The engine that solved the row, as it names itself (`finale 0.1.0`, `zebra`).
+    pub engine: S,
+    /// `solved`, or why another engine gave no answer (`timeout`, `error: ...`). (A
+    /// batch's own `status` column says what became of its rows.)
+    pub engine_status: S,
 }
 
 /// The batch's own columns, after the suite's.
@@ -311,6 +318,20 @@ impl CsvRow {
 /// The CSV row of a solved position.
 pub fn record(row: &Row, info: &RunInfo) -> CsvRow {
     let r = &row.result;
+    if let Some(failure) = &row.failure {
+        // No answer: only where and how long it ran.
+        return CsvRow {
+            mode: r.mode.name().to_string(),
+            expected_score: row.expected_score.map(|s| class(r.mode, s)),
+            expected_moves: moves_string(&row.expected_moves),
+            time_s: seconds(r.time),
+            variant: row.variant.clone(),
+            repeat: Some(row.repeat),
+            engine: row.engine.clone(),
+            engine_status: failure.clone(),
+            ..CsvRow::of_position(row.index, &row.file, &row.position, info)
+        };
+    }
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
     CsvRow {
         mode: r.mode.name().to_string(),
@@ -330,6 +351,8 @@ pub fn record(row: &Row, info: &RunInfo) -> CsvRow {
         selectivity: Some(r.selectivity.percent()),
         best_found_s: r.best_found.map(seconds).unwrap_or_default(),
         peak_mb: megabytes(row.peak_mb),
+        engine: row.engine.clone(),
+        engine_status: "solved".into(),
         ..CsvRow::of_position(row.index, &row.file, &row.position, info)
     }
 }

@@ -32,6 +32,11 @@ pub struct Row {
     /// Peak memory of the process that solved it, in MB, when the row was made (the high
     /// water mark of its resident set: tables included, and every position before it).
     pub peak_mb: Option<f64>,
+    /// The engine that solved it, as it names itself: `finale <version>`, `zebra`,
+    /// `edax 4.4`, ...
+    pub engine: String,
+    /// Why another engine gave no answer (`timeout`, `error: ...`); `None` when solved.
+    pub failure: Option<String>,
 }
 
 /// The row of `result`, the answer to `record`, checked against the file's values.
@@ -65,7 +70,14 @@ pub fn checked_row(file: &Path, index: usize, record: &ObfRecord, result: SolveR
         variant: String::new(),
         repeat: 1,
         peak_mb: peak_mb(),
+        engine: finale_engine(),
+        failure: None,
     }
+}
+
+/// This program as the `engine` column names it: `finale <version>`.
+pub fn finale_engine() -> String {
+    format!("finale {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// This process's peak memory in MB (as read in the last 50 ms), if the system tells.
