@@ -1412,8 +1412,8 @@ fn batch_errors_are_types_a_caller_can_match() {
 const BATCH_HEADER: &str = "index,file,empties,side,mode,score,best_moves,expected_score,\
                             expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,\
                             profile,move_scores,key,board,variant,repeat,selectivity,\
-                            best_found_s,peak_mb,status,probable_score,probable_level,\
-                            probable_move";
+                            best_found_s,peak_mb,engine,engine_status,status,probable_score,\
+                            probable_level,probable_move";
 
 /// A batch row of the position after `moves` with `score`, `nodes` and `status`.
 fn batch_line(moves: &str, score: &str, nodes: &str, status: &str) -> String {
@@ -1422,7 +1422,7 @@ fn batch_line(moves: &str, score: &str, nodes: &str, status: &str) -> String {
     let (empties, side, board) = (p.board.empty_count(), p.side.letter(), p.squares_string());
     format!(
         "1,a.obf,{empties},{side},exact,{score},C4,,,,{nodes},0.500000,2000,1,16,C4,abc,cpu,\
-         release,,{key},{board},,1,100,0.100000,20.5,{status},,,\n"
+         release,,{key},{board},,1,100,0.100000,20.5,finale 0.1.0,,{status},,,\n"
     )
 }
 
