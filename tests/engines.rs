@@ -292,6 +292,71 @@ fn garbage_and_a_time_limit_give_rows() {
     assert_eq!(get("this", "2")["ok"], "true");
 }
 
+/// Ctrl-C (SIGINT) while another engine solves: the suite stops, and so does the engine's
+/// process (and the child it started), not left running behind it.
+#[test]
+fn sigint_stops_the_engine_too() {
+    let tmp = tempfile::tempdir().expect("temp");
+    let obf = two_positions(tmp.path());
+    let pids = tmp.path().join("pids.txt");
+    // The stand-in records its pid and its child's, then waits on the child.
+    let body = format!(
+        "echo $$ >> {p}\nsleep 60 &\necho $! >> {p}\nwait",
+        p = pids.display()
+    );
+    let sleeper = edax(tmp.path(), "edax", &body);
+    let spec = format!("edax:{}", sleeper.display());
+    let csv = tmp.path().join("run.csv");
+    let child = Command::new(FINALE)
+        .args([
+            "suite",
+            obf.to_str().unwrap(),
+            "--no-progress",
+            "--engine",
+            &spec,
+        ])
+        .arg("--csv")
+        .arg(&csv)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let alive = |pid: i32| unsafe { libc::kill(pid, 0) } == 0;
+    let recorded = || -> Vec<i32> {
+        std::fs::read_to_string(&pids)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    };
+    while recorded().len() < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the engine never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // SAFETY: kill has no memory-safety preconditions.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let o = child.wait_with_output().expect("ends");
+    assert_eq!(
+        o.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let stopped = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while recorded().into_iter().any(alive) {
+        assert!(
+            std::time::Instant::now() < stopped,
+            "the engine's processes {:?} outlived the suite",
+            recorded()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn a_missing_or_unknown_engine_is_one_error_before_anything_runs() {
     let tmp = tempfile::tempdir().expect("temp");
