@@ -2,6 +2,9 @@
 //! merged, with time limits and bad input. Scores are checked against the published FFO
 //! values in the input files (the `ok` column).
 
+mod common;
+
+use common::csv_rows::rows;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -13,23 +16,6 @@ fn suite(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("suites")
         .join(name)
-}
-
-/// Rows of a batch CSV as maps from column name to value.
-fn rows(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut r = csv::Reader::from_path(path).expect("output reads as CSV");
-    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    r.records()
-        .map(|rec| {
-            let rec = rec.expect("every row parses");
-            assert_eq!(rec.len(), header.len(), "row has every column");
-            header
-                .iter()
-                .cloned()
-                .zip(rec.iter().map(String::from))
-                .collect()
-        })
-        .collect()
 }
 
 fn batch(args: &[&str]) -> std::process::Output {

@@ -6,8 +6,8 @@
 mod common;
 
 use assert_cmd::cargo::cargo_bin_cmd;
+use common::csv_rows::rows;
 use common::reference as r;
-use std::collections::HashMap;
 use std::fs;
 use tempfile::TempDir;
 
@@ -56,22 +56,6 @@ fn calibrate(obf: &std::path::Path, csv: &std::path::Path) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn rows(csv: &std::path::Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(csv).unwrap();
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    reader
-        .records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            header
-                .iter()
-                .cloned()
-                .zip(rec.iter().map(String::from))
-                .collect()
-        })
-        .collect()
 }
 
 /// The reference's score and best moves (square names) for the side to move, whose

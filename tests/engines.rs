@@ -3,6 +3,9 @@
 //! (scores and best moves of FFO #1 and #2 as `suites/fforum-1-19.obf` lists them), and
 //! through the real Zebra where its sources are present.
 
+mod common;
+
+use common::csv_rows::rows;
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -83,27 +86,6 @@ fn suite(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("finale runs")
-}
-
-/// The CSV's rows as column -> value maps.
-fn rows(csv: &Path) -> Vec<std::collections::HashMap<String, String>> {
-    let mut r = csv::Reader::from_path(csv).expect("csv");
-    let header: Vec<String> = r
-        .headers()
-        .expect("header")
-        .iter()
-        .map(String::from)
-        .collect();
-    r.records()
-        .map(|rec| {
-            let rec = rec.expect("row");
-            header
-                .iter()
-                .cloned()
-                .zip(rec.iter().map(String::from))
-                .collect()
-        })
-        .collect()
 }
 
 fn text(o: &Output) -> String {

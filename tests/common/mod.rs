@@ -2,4 +2,5 @@
 //! and uses only part of it, hence the blanket `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod csv_rows;
 pub mod reference;
