@@ -1399,7 +1399,7 @@ const BATCH_HEADER: &str = "index,file,empties,side,mode,score,best_moves,expect
                             expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,\
                             profile,move_scores,key,board,variant,repeat,selectivity,\
                             best_found_s,peak_mb,engine,engine_status,status,probable_score,\
-                            probable_level,probable_move";
+                            probable_level,probable_move,line";
 
 /// A batch row of the position after `moves` with `score`, `nodes` and `status`.
 fn batch_line(moves: &str, score: &str, nodes: &str, status: &str) -> String {
@@ -1408,7 +1408,7 @@ fn batch_line(moves: &str, score: &str, nodes: &str, status: &str) -> String {
     let (empties, side, board) = (p.board.empty_count(), p.side.letter(), p.squares_string());
     format!(
         "1,a.obf,{empties},{side},exact,{score},C4,,,,{nodes},0.500000,2000,1,16,C4,abc,cpu,\
-         release,,{key},{board},,1,100,0.100000,20.5,finale 0.1.0,,{status},,,\n"
+         release,,{key},{board},,1,100,0.100000,20.5,finale 0.1.0,,{status},,,,4\n"
     )
 }
 
@@ -1703,4 +1703,39 @@ fn resume_and_merge_refuse_impossible_values() {
     let o = batch(&[input.to_str().unwrap(), "--out", good.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(summary_count(&o.stdout, "already done"), 3);
+}
+
+/// Each row names the input line its position came from (the first, for a repeat), so a
+/// row can be found in a file of millions; comments and blank lines count as lines.
+#[test]
+fn rows_carry_their_input_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let easy = std::fs::read_to_string(suite("fforum-1-19.obf")).unwrap();
+    let positions: Vec<&str> = easy.lines().filter(|l| l.contains(';')).take(2).collect();
+    let text = format!(
+        "% a comment\n\n{}\nnot a position\n{}\n{}\n",
+        positions[0], positions[1], positions[0]
+    );
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, text).unwrap();
+    let out = dir.path().join("out.csv");
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--skip-bad",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut lines: Vec<(String, String)> = rows(&out)
+        .into_iter()
+        .map(|r| (r["line"].clone(), r["status"].clone()))
+        .collect();
+    lines.sort();
+    let status: Vec<(&str, &str)> = lines
+        .iter()
+        .map(|(l, s)| (l.as_str(), if s == "solved" { "solved" } else { "error" }))
+        .collect();
+    assert_eq!(status, [("3", "solved"), ("4", "error"), ("5", "solved")]);
 }

@@ -64,6 +64,7 @@ fn start_row() -> (Vec<String>, u64) {
             "key" => finale::batch::key_hex(key),
             "board" => start.squares_string(),
             "status" => "solved".to_string(),
+            "line" => "1".to_string(),
             _ => String::new(),
         })
         .collect();

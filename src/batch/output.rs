@@ -430,6 +430,7 @@ mod tests {
         set(&mut r, "key", key_hex(key));
         set(&mut r, "board", p.squares_string());
         set(&mut r, "status", "solved".into());
+        set(&mut r, "line", "1".into());
         (r, key)
     }
 
@@ -482,6 +483,7 @@ mod tests {
         set(&mut error, "key", key_hex(c));
         set(&mut error, "board", text.into());
         set(&mut error, "status", "error: in.obf:1: bad".into());
+        set(&mut error, "line", "1".into());
         {
             let (mut out, _) = BatchOut::open(&path, Mode::Exact).unwrap();
             out.write_record(&exact).unwrap();

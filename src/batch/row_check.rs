@@ -2,7 +2,8 @@
 //! writes, so that an edited or damaged row is refused instead of being passed on or
 //! standing for a position it does not describe.
 //!
-//! Every row: a key of 16 hex digits and a status (`solved`, `timeout` or `error: ...`).
+//! Every row: a key of 16 hex digits, a status (`solved`, `timeout` or `error: ...`) and
+//! the input line it came from (1 or more).
 //! A position's row (`solved` or `timeout`): a board of 64 `X`, `O`, `-` and a side `X` or
 //! `O` whose key is the row's key, its empties if given, a mode finale solves, a time in
 //! seconds, scores in -64..=64 (a `solved` row has one, a `timeout` row none), and best,
@@ -44,6 +45,9 @@ pub fn check_row(row: &BatchRow<&str>) -> Result<u64, RowFault> {
     let Some(key) = parse_key(r.key) else {
         return fault("key", format!("{:?} is not 16 hex digits", r.key));
     };
+    if !b.line.parse::<usize>().is_ok_and(|l| l >= 1) {
+        return fault("line", format!("{:?} is not a line number", b.line));
+    }
     let solved = b.status == "solved";
     if !solved && b.status != "timeout" {
         if !b.status.starts_with("error: ") {
@@ -176,6 +180,7 @@ mod tests {
         };
         let batch = BatchColumns {
             status: "solved".into(),
+            line: "7".into(),
             ..BatchColumns::default()
         };
         (row, batch)
@@ -226,6 +231,7 @@ mod tests {
             },
             BatchColumns {
                 status: "error: in.obf:3: bad".to_string(),
+                line: "3".into(),
                 ..BatchColumns::default()
             },
         );
@@ -276,6 +282,8 @@ mod tests {
             "probable_score"
         );
         assert_eq!(refused(|(r, _)| r.empties = Some(3)), "empties");
+        assert_eq!(refused(|(_, b)| b.line = "0".into()), "line");
+        assert_eq!(refused(|(_, b)| b.line = String::new()), "line");
         assert_eq!(refused(|(r, _)| r.board.pop().map(drop).unwrap()), "board");
         // A key that is not its board's (another position's, or the other side's).
         let other = solved("f5d6c3").0.key;

@@ -150,6 +150,8 @@ enum Item {
     /// A malformed line (kept only with `skip_bad`).
     Bad {
         file: usize,
+        /// Its line in the file.
+        line: usize,
         key: u64,
         text: String,
         error: String,
@@ -221,6 +223,7 @@ fn items(
                     let text = line.trim().to_string();
                     visit(Item::Bad {
                         file: f,
+                        line: number,
                         key: line_key(&text),
                         text,
                         error: error.to_string(),
@@ -392,6 +395,7 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
                 csv_row,
                 BatchColumns {
                     status: "solved".into(),
+                    line: record.line.to_string(),
                     ..BatchColumns::default()
                 },
             );
@@ -428,6 +432,7 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
                         .and_then(|p| p.best)
                         .map(|m| m.to_string())
                         .unwrap_or_default(),
+                    line: record.line.to_string(),
                 },
             );
             Some(Done {
@@ -682,6 +687,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                     }
                     Item::Bad {
                         file,
+                        line,
                         key,
                         text,
                         error,
@@ -699,6 +705,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
                                 },
                                 BatchColumns {
                                     status: format!("error: {error}"),
+                                    line: line.to_string(),
                                     ..BatchColumns::default()
                                 },
                             );

@@ -120,9 +120,9 @@ mod tests {
                       expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,\
                       profile,move_scores,key,board,variant,repeat,selectivity,best_found_s,\
                       peak_mb,engine,engine_status,status,probable_score,probable_level,\
-                      probable_move\n";
+                      probable_move,line\n";
         let timeout = "7,in.obf,24,O,exact,,,,,,123456,600.000001,,1,64,,abc,\"AMD, EPYC\",\
-                       release,,84d90ec4669fdfc3,b,,1,,,310.5,,,timeout,+6,87%,C4\n";
+                       release,,84d90ec4669fdfc3,b,,1,,,310.5,,,timeout,+6,87%,C4,12\n";
         let (_, rows) = records(&format!("{header}{timeout}"));
         let (row, batch) = read_batch_row(&rows[0]).expect("reads");
         assert_eq!(
@@ -134,7 +134,7 @@ mod tests {
         assert_eq!((row.selectivity, row.peak_mb), (None, "310.5"));
         assert_eq!(batch.status, "timeout");
         assert_eq!(batch.probable_score, "+6");
-        assert_eq!(batch.probable_move, "C4");
+        assert_eq!((batch.probable_move, batch.line), ("C4", "12"));
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(Vec::new());

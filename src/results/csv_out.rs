@@ -267,14 +267,18 @@ pub struct BatchColumns<S = String> {
     pub probable_level: S,
     /// ...and its move.
     pub probable_move: S,
+    /// The line of the input file (`file`) the position was read from: its first line
+    /// when it repeats.
+    pub line: S,
 }
 
 /// The names of [`BatchColumns`], in order.
-pub const BATCH_COLUMNS: [&str; 4] = [
+pub const BATCH_COLUMNS: [&str; 5] = [
     "status",
     "probable_score",
     "probable_level",
     "probable_move",
+    "line",
 ];
 
 /// One batch row: the suite's columns, then the batch's. Written as one record, and read
