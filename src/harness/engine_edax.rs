@@ -20,15 +20,7 @@ pub fn obf(position: &Position) -> String {
 
 /// The command solving the positions of `obf`.
 pub fn command(bin: &Path, obf: &Path, threads: usize, hash_bits: u32) -> Command {
-    let mut c = Command::new(bin);
-    if let Some(dir) = bin.parent() {
-        c.current_dir(dir);
-    }
-    c.arg("-solve")
-        .arg(obf)
-        .args(["-n", &threads.to_string(), "-h", &hash_bits.to_string()])
-        .args(["-l", "60"]);
-    c
+    super::engine_process::solve_command(bin, obf, ("-n", threads), ("-h", hash_bits))
 }
 
 /// Reads the last result row of `stdout`.

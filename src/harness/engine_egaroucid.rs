@@ -20,15 +20,7 @@ pub fn problem(position: &Position) -> String {
 
 /// The command solving the positions of `file`.
 pub fn command(bin: &Path, file: &Path, threads: usize, hash_bits: u32) -> Command {
-    let mut c = Command::new(bin);
-    if let Some(dir) = bin.parent() {
-        c.current_dir(dir);
-    }
-    c.arg("-solve")
-        .arg(file)
-        .args(["-t", &threads.to_string(), "-hash", &hash_bits.to_string()])
-        .args(["-l", "60"]);
-    c
+    super::engine_process::solve_command(bin, file, ("-t", threads), ("-hash", hash_bits))
 }
 
 /// Reads the last data row of the table on `stdout`.

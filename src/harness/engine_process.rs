@@ -8,6 +8,32 @@ use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+/// The command of an engine that solves the positions of `file` exactly with its
+/// `-solve FILE -l 60` (Edax's and Egaroucid's consoles), in the engine's own directory,
+/// where it finds its evaluation data; `threads` and `hash` give each engine's own flag
+/// with its value (a thread count, a table of 2^BITS entries).
+pub fn solve_command(
+    bin: &Path,
+    file: &Path,
+    threads: (&str, usize),
+    hash: (&str, u32),
+) -> Command {
+    let mut c = Command::new(bin);
+    if let Some(dir) = bin.parent() {
+        c.current_dir(dir);
+    }
+    c.arg("-solve")
+        .arg(file)
+        .args([
+            threads.0,
+            &threads.1.to_string(),
+            hash.0,
+            &hash.1.to_string(),
+        ])
+        .args(["-l", "60"]);
+    c
+}
+
 /// How a run of an engine ended.
 #[derive(Debug)]
 pub enum Ended {
