@@ -68,6 +68,7 @@ fn main() -> ExitCode {
             harness::run_perft(depth, &mut stdout).map(|_| ExitCode::SUCCESS)
         }
     };
+    print_account();
     match outcome {
         Ok(code) => code,
         Err(finale::Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -77,6 +78,17 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// With the `account` feature: the nodes of each band of the search, on stderr.
+fn print_account() {
+    if let Some(counts) = finale::search::account::snapshot() {
+        let total: u64 = counts.iter().sum();
+        for (name, n) in finale::search::account::BAND_NAMES.iter().zip(counts) {
+            let share = 100.0 * n as f64 / total.max(1) as f64;
+            eprintln!("account: {name:<30} {n:>14} nodes {share:5.1} %");
         }
     }
 }

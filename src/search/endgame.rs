@@ -2,6 +2,7 @@
 //! stability cutoff, enhanced transposition cutoff, fastest-first ordering and
 //! principal variation search.
 
+use super::account::Band;
 use super::level::Level;
 use super::ordering::{fastest_first, odd_quadrants};
 use super::{Search, TranspositionTable};
@@ -152,7 +153,11 @@ impl Search<'_> {
     /// cutoff over the other children, and only then the evaluation ordering of the rest.
     pub(crate) fn search_endgame(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         let nodes0 = self.nodes;
-        self.nodes += 1;
+        self.count_node(if self.uses_local_table(n) {
+            Band::EndgameLocal
+        } else {
+            Band::EndgameShared
+        });
         if self.should_stop() {
             return 0;
         }

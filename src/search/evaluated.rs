@@ -2,6 +2,7 @@
 //! that order deep endgame moves, probe for multi-probcut and label training positions.
 
 use super::Search;
+use super::account::Band;
 use super::ordering::fastest_first;
 use crate::board::moves::{flips, legal_moves};
 use crate::board::{Bitboard, Board, Square};
@@ -23,7 +24,7 @@ impl Search<'_> {
         depth: u32,
     ) -> i32 {
         if depth == 0 {
-            self.nodes += 1;
+            self.count_node(Band::Evaluated);
             return eval.evaluate(&b);
         }
         // Read once here, then kept up to date move by move: the leaves only sum weights.
@@ -41,7 +42,7 @@ impl Search<'_> {
         beta: i32,
         depth: u32,
     ) -> i32 {
-        self.nodes += 1;
+        self.count_node(Band::Evaluated);
         let moves = b.moves();
         if moves == 0 {
             if legal_moves(b.opponent, b.player) == 0 {
@@ -102,7 +103,7 @@ impl Search<'_> {
         depth: u32,
     ) -> i32 {
         if depth == 0 {
-            self.nodes += 1;
+            self.count_node(Band::Evaluated);
             return eval.evaluate_features(&s.child_indices(sq, f), b.empty_count() - 1);
         }
         let child = b.play_with_flips(sq, f);

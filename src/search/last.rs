@@ -5,6 +5,7 @@
 //! quadrant (odd parity) are tried first.
 
 use super::Search;
+use super::account::Band;
 use crate::board::last_flip::count_last_flips;
 use crate::board::moves::{NEIGHBOURS, flips};
 use crate::board::{Board, Square};
@@ -57,6 +58,7 @@ impl Search<'_> {
     ) -> i32 {
         if PASSED {
             self.nodes -= 1;
+            self.counts.add(Band::Last, -1);
             // `b` is the passed board: its final score, negated by the caller.
             game_over_score(b)
         } else {
@@ -74,7 +76,7 @@ impl Search<'_> {
         }
         match n {
             0 => {
-                self.nodes += 1;
+                self.count_node(Band::Last);
                 game_over_score(&b)
             }
             1 => self.solve_last_1(b, sq[0]),
@@ -92,7 +94,7 @@ impl Search<'_> {
     /// 8 443 ms without, 8 423 ms with, and 251 770 176 nodes instead of 251 288 679.
     #[inline(always)]
     pub(crate) fn solve_last_1(&mut self, b: Board, x: Square) -> i32 {
-        self.nodes += 1;
+        self.count_node(Band::Last);
         let p = b.player.count_ones() as i32;
         let n = count_last_flips(b.player, x) as i32;
         if n > 0 {
@@ -100,7 +102,7 @@ impl Search<'_> {
             return 2 * (p + n) - 62;
         }
         // The side to move passes: one more position examined.
-        self.nodes += 1;
+        self.count_node(Band::Last);
         let m = count_last_flips(b.opponent, x) as i32;
         if m > 0 {
             // own = p - m, opponent = 64 - p + m.
@@ -120,7 +122,7 @@ impl Search<'_> {
         x1: Square,
         x2: Square,
     ) -> i32 {
-        self.nodes += 1;
+        self.count_node(Band::Last);
         let mut best = -65;
         let mut alpha = alpha;
         for (x, y) in [(x1, x2), (x2, x1)] {
@@ -154,7 +156,7 @@ impl Search<'_> {
         beta: i32,
         mut sq: [Square; 3],
     ) -> i32 {
-        self.nodes += 1;
+        self.count_node(Band::Last);
         parity_sort(&mut sq);
         let mut best = -65;
         let mut alpha = alpha;
@@ -192,7 +194,7 @@ impl Search<'_> {
         beta: i32,
         mut sq: [Square; 4],
     ) -> i32 {
-        self.nodes += 1;
+        self.count_node(Band::Last);
         parity_sort(&mut sq);
         let mut best = -65;
         let mut alpha = alpha;

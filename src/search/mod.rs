@@ -11,6 +11,7 @@
 //! evaluation at its leaves) that orders deep moves, decides probcut and labels training
 //! positions.
 
+pub mod account;
 mod endgame;
 mod etc;
 mod evaluated;
@@ -126,6 +127,8 @@ pub(crate) struct Search<'a> {
     /// cutoffs make it give up.
     pub(crate) split: Option<&'a parallel::SplitPoint<'a>>,
     pub(crate) nodes: u64,
+    /// Nodes per band, counted only with the `account` feature.
+    pub(crate) counts: account::Counts,
     pub(crate) options: &'a SearchOptions,
     /// Trust level of this search's results (exact unless selective).
     pub(crate) level: Level,
@@ -158,6 +161,7 @@ impl<'a> Search<'a> {
             split_workers: 1,
             split: None,
             nodes: 0,
+            counts: account::Counts::default(),
             options,
             level: Level::EXACT,
             deadline: None,
@@ -191,6 +195,13 @@ impl<'a> Search<'a> {
     #[inline]
     pub(crate) fn uses_local_table(&self, n: u32) -> bool {
         self.local.is_some() && n <= LOCAL_TABLE_MAX_EMPTIES
+    }
+
+    /// Counts one node of `band`.
+    #[inline(always)]
+    pub(crate) fn count_node(&mut self, band: account::Band) {
+        self.nodes += 1;
+        self.counts.add(band, 1);
     }
 
     /// Gives up searching at `deadline`.

@@ -1,5 +1,6 @@
 //! The root: solving modes, ties between best moves, the principal variation.
 
+use super::account::Band;
 use super::endgame::{MoveList, scored_moves, select_next};
 use super::level::Level;
 use super::start_error::StartError;
@@ -480,7 +481,7 @@ fn solve_root(
 ) -> SolveResult {
     let n = board.empty_count();
     let moves = board.moves();
-    s.nodes += 1;
+    s.count_node(Band::EndgameShared);
     if moves == 0 {
         if board.pass().moves() == 0 {
             return SolveResult {

@@ -2,6 +2,7 @@
 //! moves in odd quadrants first, then by square class; stability cutoff.
 
 use super::Search;
+use super::account::Band;
 use super::ordering::{SQUARE_CLASSES, odd_quadrants};
 use crate::board::moves::{flips, legal_moves};
 use crate::board::{Bitboard, Board};
@@ -9,7 +10,7 @@ use crate::board::{Bitboard, Board};
 impl Search<'_> {
     /// Solves a board with `n` (> 4) empties in the shallow band.
     pub(crate) fn search_shallow(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
-        self.nodes += 1;
+        self.count_node(Band::Shallow);
         if let Some(v) = self.stability_cutoff(&b, alpha, n) {
             return v;
         }
