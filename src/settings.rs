@@ -26,12 +26,17 @@ pub const SHALLOW_MAX_EMPTIES: u32 = 5;
 /// 10 -> 712 M 25.1 s; 12 -> 730 M 24.5 s; 14 -> 750 M 24.8 s (no local table, the run
 /// before: 683 M, x1.14 the time of 10).
 pub const LOCAL_TABLE_MAX_EMPTIES: u32 = 12;
-/// Size of each thread's local table in KB: the L2 cache of this machine kind's Intel
-/// cores (4 MB; the AMD ones have less, and the table then lives in L3, still far nearer
-/// than memory). FFO 40-49 one thread (up to 12 empties): 256 -> 753 M nodes 24.4 s;
-/// 1024 -> 730 M 24.3 s; 4096 -> 711 M 24.3 s. FFO 50-52: 1024 -> 1 077 M 44.1 s;
-/// 4096 -> 1 055 M 43.5 s.
-pub const LOCAL_TABLE_KB: usize = 4096;
+/// Size of each thread's local table in KB: small enough to stay in the L2 cache of both
+/// CPUs of this machine kind (1 MB per core on the AMD EPYC ones, more on the Intel
+/// ones). At 4 MB the table lived in the AMD machines' L3, and
+/// `TranspositionTable::probe` took 44 % of the time of FFO 40-49 at one thread, nearly
+/// all of it on the bucket's load (results/speed/2026-11-25-account-before.md).
+/// FFO 40-49 one thread, AMD EPYC (AVX2), in one alternating run (nodes, time): 4096 ->
+/// 594 M 71.5 s; 512 -> 625 M 53.9 s; 256 -> 641 M 45.4 s; and in another: 256 -> 641 M
+/// 41.8 s; 128 -> 648 M 45.4 s. On the Intel machines (4 MB L2), before:
+/// 256 -> 753 M nodes 24.4 s; 1024 -> 730 M 24.3 s; 4096 -> 711 M 24.3 s (the time the
+/// same), so 256 costs them nothing.
+pub const LOCAL_TABLE_KB: usize = 256;
 
 /// Lowest number of empties at which enhanced transposition cutoff probes every child
 /// before searching (`search/etc.rs`); the children's buckets are prefetched while the

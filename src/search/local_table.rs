@@ -4,8 +4,8 @@
 //! of the shared table there (and ETC's probes of every child) costs a memory access that
 //! the subtree cannot repay: with a table of hundreds of MB each one misses every cache.
 //! Their transpositions are local (a few moves played in another order), so a table of a
-//! few MB per thread (`settings::LOCAL_TABLE_KB`), which stays in that core's cache,
-//! finds most of them.
+//! few hundred KB per thread (`settings::LOCAL_TABLE_KB`), which stays in that core's L2
+//! cache, finds most of them.
 //! Entries are facts about a board (full board as key, bounds with their trust level),
 //! so a local table gives the same scores as the shared one; it is emptied when the
 //! shared table it works beside is cleared, so that one thread's node counts repeat.
