@@ -1,18 +1,10 @@
-//! Build script: records the git revision for result files, enables the AVX-512
-//! kernels when the target has the needed features, and tells the tests which optional
-//! tools (GNU parallel, Zebra's sources) this machine lacks.
+//! Build script: records the git revision for result files, and tells the tests which
+//! optional tools (GNU parallel, Zebra's sources) this machine lacks.
 
 use std::path::Path;
 use std::process::Command;
 
 fn main() {
-    println!("cargo::rustc-check-cfg=cfg(feature_avx512)");
-    let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
-    let has = |f: &str| features.split(',').any(|x| x == f);
-    if has("avx512f") && has("avx512cd") && has("avx512vl") && has("avx512bw") {
-        println!("cargo::rustc-cfg=feature_avx512");
-    }
-
     for f in [".git/HEAD", ".git/index"] {
         if Path::new(f).exists() {
             println!("cargo::rerun-if-changed={f}");

@@ -23,6 +23,11 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
+    // A forced kernel set this CPU lacks would die on an illegal instruction: refused.
+    if let Err(e) = finale::board::kernels::Isa::from_env() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),

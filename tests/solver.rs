@@ -4,6 +4,7 @@
 mod common;
 
 use common::reference::{self as r, RefBoard, Rng};
+use finale::board::kernels::Isa;
 use finale::search::{Mode, PvMove, SearchOptions, SolveResult, Solver, SolverOptions};
 
 /// What the reference says about one position.
@@ -378,6 +379,96 @@ fn reference_alphabeta_matches_minimax() {
         for sq in r::legal_moves(b) {
             let c = r::play(b, sq).unwrap();
             assert_eq!(r::solve(&c), r::minimax(&c), "{}", r::show(&c));
+        }
+    }
+}
+
+/// The kernel sets this CPU has (a set it lacks is named on stderr): the search runs on
+/// each in turn, so that every path is tested on the machine that runs the tests.
+fn kernel_sets() -> Vec<Isa> {
+    Isa::ALL
+        .into_iter()
+        .filter(|isa| {
+            let ok = isa.supported();
+            if !ok {
+                eprintln!("kernel set {isa} not tested: this CPU lacks its features");
+            }
+            ok
+        })
+        .collect()
+}
+
+/// Every kernel set this CPU has solves small positions as the reference does.
+#[test]
+fn every_kernel_set_matches_reference() {
+    let mut rng = Rng::new(0x501E_0005);
+    let list = positions(&mut rng, 8, 10, 6);
+    for isa in kernel_sets() {
+        let mut solver = Solver::new(SolverOptions {
+            hash_mb: 4,
+            search: SearchOptions {
+                ties: true,
+                kernels: isa,
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        let mut failures = Failures::default();
+        for b in &list {
+            let e = expected(b);
+            for mode in MODES {
+                solver.clear();
+                let res = solver.solve(r::to_board(b), mode);
+                failures.record(
+                    b,
+                    mode,
+                    check(b, &e, mode, &res).map_err(|m| format!("{isa}: {m}")),
+                );
+            }
+        }
+        failures.finish();
+    }
+}
+
+/// Deeper positions (every band: the evaluated ordering searches, probcut at a selective
+/// level, the table): each kernel set gives the portable set's scores and node counts.
+#[test]
+fn every_kernel_set_searches_the_portable_tree() {
+    let mut rng = finale::board::random::SplitMix64::new(0x501E_0006);
+    let boards: Vec<finale::Board> = (0..6)
+        .map(|i| finale::board::random::random_position(&mut rng, 16 + i % 4).board)
+        .collect();
+    let solve = |isa: Isa, selectivity: finale::search::Level| {
+        let mut solver = Solver::new(SolverOptions {
+            hash_mb: 16,
+            threads: 1,
+            search: SearchOptions {
+                kernels: isa,
+                selectivity,
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        boards
+            .iter()
+            .map(|&b| {
+                solver.clear();
+                let r = solver.solve(b, Mode::Exact);
+                (r.score, r.nodes)
+            })
+            .collect::<Vec<_>>()
+    };
+    for selectivity in [
+        finale::search::Level::EXACT,
+        finale::search::Level::parse("87").unwrap(),
+    ] {
+        let portable = solve(Isa::Portable, selectivity);
+        for isa in kernel_sets() {
+            assert_eq!(
+                solve(isa, selectivity),
+                portable,
+                "{isa} at {selectivity:?}"
+            );
         }
     }
 }

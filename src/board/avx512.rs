@@ -1,8 +1,9 @@
 //! AVX-512 kernels: the eight directions of a move in the eight 64-bit lanes of one vector.
 //!
 //! Lanes 0-3 hold the directions that increase the square index (+1, +7, +8, +9), lanes
-//! 4-7 those that decrease it. Compiled only when the build target has AVX-512 F, CD, VL
-//! and BW (cfg `feature_avx512`, set by build.rs).
+//! 4-7 those that decrease it. As in `avx2.rs`, every function is `#[inline(always)]`
+//! and `unsafe`: callable only where the CPU has AVX-512 F, CD, VL and BW (`kernels.rs`),
+//! and vector code once inlined into a function compiled with them.
 
 use super::rays::RAYS;
 use super::square::Square;
@@ -30,10 +31,13 @@ static RAYS_BY_SQUARE: Rays = {
 const DECREASING: __mmask8 = 0xF0;
 
 /// Discs flipped by `p` playing on the empty square `sq`.
+///
+/// # Safety
+/// The CPU has AVX-512 F, CD, VL and BW.
 #[inline(always)]
-pub fn flips(p: u64, o: u64, sq: Square) -> u64 {
-    // SAFETY: the module is compiled only with AVX-512 F/CD/VL/BW enabled for the target,
-    // and `sq < 64` indexes an aligned 64-byte row.
+pub unsafe fn flips(p: u64, o: u64, sq: Square) -> u64 {
+    // SAFETY: the features are present (the caller's contract), and `sq < 64` indexes an
+    // aligned 64-byte row.
     unsafe {
         let rays = _mm512_load_si512(RAYS_BY_SQUARE.0[sq.index()].as_ptr().cast());
         let vo = _mm512_set1_epi64(o as i64);
@@ -54,10 +58,21 @@ pub fn flips(p: u64, o: u64, sq: Square) -> u64 {
     }
 }
 
-/// Legal moves of `p` against `o`.
+/// `x` shifted by `s` in each lane: left in the increasing lanes, right in the others.
+/// (A function, not a closure: a closure would be compiled without AVX-512.)
 #[inline(always)]
-pub fn legal_moves(p: u64, o: u64) -> u64 {
-    // SAFETY: compiled only with AVX-512 F/VL enabled for the target.
+unsafe fn sh(x: __m512i, s: __m512i) -> __m512i {
+    // SAFETY: AVX-512 F present (the caller's contract).
+    unsafe { _mm512_mask_blend_epi64(DECREASING, _mm512_sllv_epi64(x, s), _mm512_srlv_epi64(x, s)) }
+}
+
+/// Legal moves of `p` against `o`.
+///
+/// # Safety
+/// The CPU has AVX-512 F and VL.
+#[inline(always)]
+pub unsafe fn legal_moves(p: u64, o: u64) -> u64 {
+    // SAFETY: the features are present (the caller's contract).
     unsafe {
         let shift = _mm512_set_epi64(9, 8, 7, 1, 9, 8, 7, 1);
         let shift2 = _mm512_add_epi64(shift, shift);
@@ -66,9 +81,6 @@ pub fn legal_moves(p: u64, o: u64) -> u64 {
         let masks = _mm512_set_epi64(inner, -1, inner, inner, inner, -1, inner, inner);
         let mask = _mm512_and_si512(_mm512_set1_epi64(o as i64), masks);
         let vp = _mm512_set1_epi64(p as i64);
-        let sh = |x: __m512i, s: __m512i| {
-            _mm512_mask_blend_epi64(DECREASING, _mm512_sllv_epi64(x, s), _mm512_srlv_epi64(x, s))
-        };
         let mut f = _mm512_and_si512(mask, sh(vp, shift));
         f = _mm512_or_si512(f, _mm512_and_si512(mask, sh(f, shift)));
         let pre = _mm512_and_si512(mask, sh(mask, shift));

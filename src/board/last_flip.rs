@@ -40,7 +40,6 @@ const fn build_lines() -> [[u64; 4]; 64] {
 }
 
 /// Place of each square on each of its lines (count of line squares below it).
-#[allow(dead_code)]
 const PLACE: [[u8; 4]; 64] = build_places();
 
 const fn build_places() -> [[u8; 4]; 64] {
@@ -59,7 +58,6 @@ const fn build_places() -> [[u8; 4]; 64] {
 
 /// Flips along one line of 8 when the player plays at `place`, owns `bits` (packed, in line
 /// order) and the opponent owns every other square.
-#[allow(dead_code)]
 static LINE_FLIPS: [[u8; 256]; 8] = build_line_flips();
 
 const fn build_line_flips() -> [[u8; 256]; 8] {
@@ -93,40 +91,30 @@ const fn build_line_flips() -> [[u8; 256]; 8] {
 }
 
 /// Discs `p` flips by playing `sq`, the only empty square (every other square is
-/// occupied: `p`'s or the opponent's).
-#[inline(always)]
+/// occupied: `p`'s or the opponent's), from the general flip kernel.
+#[inline]
 pub fn count_last_flips(p: u64, sq: Square) -> u32 {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(feature = "portable")
-    ))]
-    {
-        use core::arch::x86_64::_pext_u64;
-        let lines = &LINES[sq.index()];
-        let place = &PLACE[sq.index()];
-        let mut n = 0;
-        for k in 0..4 {
-            // SAFETY: compiled only when the target has BMI2.
-            let bits = unsafe { _pext_u64(p, lines[k]) } as usize;
-            n += LINE_FLIPS[place[k] as usize][bits] as u32;
-        }
-        n
-    }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(feature = "portable")
-    )))]
-    {
-        count_last_flips_portable(p, sq)
-    }
+    flips(p, !p & !sq.bit(), sq).count_ones()
 }
 
-/// [`count_last_flips`] from the general flip kernel.
-#[inline]
-pub fn count_last_flips_portable(p: u64, sq: Square) -> u32 {
-    flips(p, !p & !sq.bit(), sq).count_ones()
+/// [`count_last_flips`] by line tables: the player's discs on each of the four lines
+/// through `sq`, gathered by BMI2 `pext`.
+///
+/// # Safety
+/// The CPU has BMI2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub unsafe fn count_last_flips_pext(p: u64, sq: Square) -> u32 {
+    use core::arch::x86_64::_pext_u64;
+    let lines = &LINES[sq.index()];
+    let place = &PLACE[sq.index()];
+    let mut n = 0;
+    for k in 0..4 {
+        // SAFETY: BMI2 present (the caller's contract).
+        let bits = unsafe { _pext_u64(p, lines[k]) } as usize;
+        n += LINE_FLIPS[place[k] as usize][bits] as u32;
+    }
+    n
 }
 
 #[cfg(test)]
@@ -142,11 +130,16 @@ mod tests {
             x ^= x << 17;
             let sq = Square::from_index((x >> 58) as u32);
             let p = x.rotate_left(17) & !sq.bit();
-            assert_eq!(
-                count_last_flips(p, sq),
-                count_last_flips_portable(p, sq),
-                "{p:x} {sq}"
-            );
+            let reference = flips(p, !p & !sq.bit(), sq).count_ones();
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("bmi2") {
+                // SAFETY: BMI2 checked just above.
+                assert_eq!(
+                    unsafe { count_last_flips_pext(p, sq) },
+                    reference,
+                    "{p:x} {sq}"
+                );
+            }
         }
         // A lone opponent disc between the square and a player disc flips once per line.
         let sq = Square::parse("d4").unwrap();

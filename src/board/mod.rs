@@ -1,8 +1,11 @@
 //! Bitboards, squares, move generation, flips and parsing.
 
-#[cfg(all(feature_avx512, not(feature = "portable")))]
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 pub mod error;
+pub mod kernels;
 pub mod key;
 pub mod last_flip;
 pub mod moves;

@@ -1,11 +1,11 @@
 //! Move generation kernels on raw bitboards: legal moves (mobility) and flips.
 //!
 //! `p` is the side to move, `o` the opponent. These are the hot inner loops of the
-//! solver. The portable versions here are plain integer code; where the build target has
-//! AVX-512 (see .cargo/config.toml), `legal_moves` and `flips` use the vector kernels in
-//! `avx512.rs` instead, unless the `portable` feature forces the fallback. Both give
-//! identical results (tests/movegen.rs checks the dispatched versions against a naive
-//! reference, and the unit tests below compare the two paths directly).
+//! solver. The versions here are portable integer code, used everywhere outside the
+//! search and by the search's portable kernel set; the search's vector kernel sets
+//! (`kernels.rs`: `avx2.rs`, `avx512.rs`) must give identical results (the unit tests
+//! below compare every set this CPU has with these; tests/movegen.rs checks these against
+//! a naive reference).
 
 /// Columns b..g: masks the opponent discs on horizontal and diagonal shifts so that a
 /// run never wraps from one row to the next.
@@ -34,45 +34,19 @@ fn moves_dir(p: u64, mask: u64, d: u32) -> u64 {
 }
 
 /// Legal moves of `p` against `o`.
-#[inline(always)]
-pub fn legal_moves(p: u64, o: u64) -> u64 {
-    #[cfg(all(feature_avx512, not(feature = "portable")))]
-    {
-        super::avx512::legal_moves(p, o)
-    }
-    #[cfg(not(all(feature_avx512, not(feature = "portable"))))]
-    {
-        legal_moves_portable(p, o)
-    }
-}
-
-/// Legal moves of `p` against `o`, portable integer code.
 #[inline]
-pub fn legal_moves_portable(p: u64, o: u64) -> u64 {
+pub fn legal_moves(p: u64, o: u64) -> u64 {
     let mo = o & INNER_COLS;
     let m = moves_dir(p, mo, 1) | moves_dir(p, o, 8) | moves_dir(p, mo, 7) | moves_dir(p, mo, 9);
     m & !(p | o)
 }
 
 /// Discs of `o` flipped when `p` plays on the empty square `sq` (0 if the move is
-/// illegal there).
-#[inline(always)]
-pub fn flips(p: u64, o: u64, sq: Square) -> u64 {
-    #[cfg(all(feature_avx512, not(feature = "portable")))]
-    {
-        super::avx512::flips(p, o, sq)
-    }
-    #[cfg(not(all(feature_avx512, not(feature = "portable"))))]
-    {
-        flips_portable(p, o, sq)
-    }
-}
-
-/// [`flips`] in portable integer code. For each direction the first non-opponent square
+/// illegal there). For each direction the first non-opponent square
 /// along the ray is found with one bit scan; the discs before it flip when that square is
 /// `p`'s.
 #[inline]
-pub fn flips_portable(p: u64, o: u64, sq: Square) -> u64 {
+pub fn flips(p: u64, o: u64, sq: Square) -> u64 {
     let sq = sq.index();
     let mut f = 0u64;
     // Increasing directions: the nearest blocker is the lowest set bit.
@@ -128,36 +102,6 @@ const fn build_neighbours() -> [u64; 64] {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The dispatched kernels (vector ones where built) equal the portable code.
-    #[test]
-    fn kernels_match_portable() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        for _ in 0..200_000 {
-            let a = next();
-            let b = next() & !a;
-            let (p, o) = if next() & 1 == 0 {
-                (a & next(), b)
-            } else {
-                (a, b & next())
-            };
-            assert_eq!(legal_moves(p, o), legal_moves_portable(p, o));
-            let sq = Square::from_index((next() % 64) as u32);
-            if (p | o) & sq.bit() == 0 {
-                assert_eq!(
-                    flips(p, o, sq),
-                    flips_portable(p, o, sq),
-                    "{p:x} {o:x} {sq}"
-                );
-            }
-        }
-    }
 
     #[test]
     fn start_position_has_four_moves() {

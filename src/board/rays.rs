@@ -1,5 +1,5 @@
 //! The rays of the board: for each square and direction, the squares up to the edge. Shared
-//! by the portable flips (moves.rs) and the AVX-512 kernels (avx512.rs).
+//! by the portable flips (moves.rs) and the vector kernels (avx2.rs, avx512.rs).
 
 /// Squares from each square to the board edge in each of the 8 directions, the square
 /// itself excluded. Directions 0-3 increase the index (+1, +7, +8, +9), 4-7 decrease it.

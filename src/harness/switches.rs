@@ -2,6 +2,7 @@
 //! solve, suite and batch, and suite variants (`--variant='--ordering fastest-first'`) are
 //! parsed by the same definitions, so the two never differ.
 
+use crate::board::kernels::Isa;
 use crate::error::{Error, Result, SuiteError};
 use crate::eval::Evaluator;
 use crate::search::{EvalRef, Level, SearchOptions, search_threads};
@@ -38,6 +39,25 @@ pub struct SearchSwitches {
     /// Evaluation weights to order with (default: the built-in weights/eval.bin).
     #[arg(long, value_name = "PATH")]
     pub eval: Option<PathBuf>,
+    /// Move generation kernels: portable, avx2 or avx512 (default: the fastest this CPU
+    /// has, or the FINALE_KERNELS environment variable). Changes only the time.
+    #[arg(long, value_name = "SET", value_parser = parse_kernels)]
+    pub kernels: Option<Isa>,
+}
+
+/// A kernel set this CPU has, by name.
+fn parse_kernels(s: &str) -> std::result::Result<Isa, String> {
+    let isa = Isa::ALL
+        .into_iter()
+        .find(|i| i.name() == s)
+        .ok_or_else(|| format!("not a kernel set: {s:?} (portable, avx2 or avx512)"))?;
+    if !isa.supported() {
+        return Err(format!(
+            "this CPU lacks the features of kernel set {isa} (it has: {})",
+            Isa::detect()
+        ));
+    }
+    Ok(isa)
 }
 
 /// Move ordering of deep nodes.
@@ -81,6 +101,7 @@ impl SearchSwitches {
             eval: self.eval()?,
             selectivity: self.selectivity,
             ties: self.ties,
+            kernels: self.kernels.unwrap_or_else(Isa::chosen),
         })
     }
 }

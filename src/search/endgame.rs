@@ -3,10 +3,11 @@
 //! principal variation search.
 
 use super::account::Band;
+use super::entry::Entries;
 use super::level::Level;
 use super::ordering::{fastest_first, odd_quadrants};
 use super::{Search, TranspositionTable};
-use crate::board::moves::{flips, legal_moves};
+use crate::board::kernels::Kernels;
 use crate::board::{Bitboard, Board, Square};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{
@@ -36,8 +37,8 @@ pub(crate) type MoveList = ArrayVec<Move, 64>;
 /// Fills `list` (empty) with the scored moves of `b` (which has legal `moves`),
 /// prefetching the children's buckets in `prefetch`. The caller owns the list: returning
 /// one by value copied its 1.5 KB at every node (3.5 % of the time, perf on FFO #50).
-#[inline]
-pub(crate) fn scored_moves(
+#[inline(always)]
+pub(crate) fn scored_moves<K: Kernels>(
     b: &Board,
     moves: u64,
     tt_move: Option<Square>,
@@ -47,14 +48,14 @@ pub(crate) fn scored_moves(
     let light = b.empty_count() < ORDER_FULL_MIN_EMPTIES;
     let odd = odd_quadrants(b.empty());
     for sq in Bitboard(moves) {
-        let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
+        let child = b.play_with_flips(sq, K::flips(b.player, b.opponent, sq));
         if let Some(tt) = prefetch {
             tt.prefetch(&child);
         }
         list.push(Move {
             sq: sq.index() as u8,
             child,
-            score: fastest_first(&child, sq, odd, tt_move, light),
+            score: fastest_first::<K>(&child, sq, odd, tt_move, light),
             eval: NO_EVAL,
         });
     }
@@ -87,7 +88,8 @@ impl Search<'_> {
     /// Multi-probcut: a shallow search predicts the exact score; when the prediction lies
     /// beyond the window by more than the level's t standard deviations of its error, the
     /// node is taken to fail there.
-    fn probcut(
+    #[inline(always)]
+    fn probcut<K: Entries>(
         &mut self,
         eval: &Evaluator,
         b: &Board,
@@ -113,7 +115,7 @@ impl Search<'_> {
         if beta < 64 {
             let bound = beta * UNITS_PER_DISC + offset + margin;
             if bound < 64 * UNITS_PER_DISC
-                && self.search_evaluated(eval, *b, bound - 1, bound, d) >= bound
+                && self.search_evaluated_in::<K>(eval, *b, bound - 1, bound, d) >= bound
             {
                 return Some(beta);
             }
@@ -121,7 +123,7 @@ impl Search<'_> {
         if alpha > -64 {
             let bound = alpha * UNITS_PER_DISC + offset - margin;
             if bound > -64 * UNITS_PER_DISC
-                && self.search_evaluated(eval, *b, bound, bound + 1, d) <= bound
+                && self.search_evaluated_in::<K>(eval, *b, bound, bound + 1, d) <= bound
             {
                 return Some(alpha);
             }
@@ -133,14 +135,21 @@ impl Search<'_> {
     /// its child (deeper for more empties). The window starts `ORDER_EVAL_MARGIN` below
     /// alpha: a move that bad only needs to be known bad, which a null-window refutation
     /// shows at a fraction of the cost.
-    fn order_by_eval(&mut self, eval: &Evaluator, list: &mut MoveList, n: u32, alpha: i32) {
+    #[inline(always)]
+    fn order_by_eval<K: Entries>(
+        &mut self,
+        eval: &Evaluator,
+        list: &mut MoveList,
+        n: u32,
+        alpha: i32,
+    ) {
         let depth = order_eval_depth(n);
         let floor = ((alpha - ORDER_EVAL_MARGIN) * UNITS_PER_DISC).max(-64 * UNITS_PER_DISC);
         for mv in list.iter_mut() {
             if mv.child.player == 0 {
                 continue;
             }
-            let v = -self.search_evaluated(eval, mv.child, -i32::MAX, -floor, depth);
+            let v = -self.search_evaluated_in::<K>(eval, mv.child, -i32::MAX, -floor, depth);
             mv.score += v * ORDER_EVAL_WEIGHT;
             mv.eval = v.clamp(-i16::MAX as i32, i16::MAX as i32) as i16;
         }
@@ -151,7 +160,14 @@ impl Search<'_> {
     /// Cheap things first: the table's bounds, then the table's move (searched before any
     /// ordering work, since at a cut node it usually cuts), then enhanced transposition
     /// cutoff over the other children, and only then the evaluation ordering of the rest.
-    pub(crate) fn search_endgame(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    pub(crate) fn search_endgame<K: Entries>(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
         let nodes0 = self.nodes;
         self.count_node(if self.uses_local_table(n) {
             Band::EndgameLocal
@@ -179,17 +195,17 @@ impl Search<'_> {
                 beta = beta.min(h.upper);
             }
         }
-        let mut moves = b.moves();
+        let mut moves = K::legal_moves(b.player, b.opponent);
         if moves == 0 {
-            if legal_moves(b.opponent, b.player) == 0 {
+            if K::legal_moves(b.opponent, b.player) == 0 {
                 return b.final_score();
             }
-            return -self.search_endgame(b.pass(), -beta, -alpha, n);
+            return -K::endgame(self, b.pass(), -beta, -alpha, n);
         }
         if self.level.is_probcut()
             && n >= MPC_MIN_EMPTIES
             && let Some(eval) = self.eval()
-            && let Some(v) = self.probcut(eval, &b, alpha, beta, n)
+            && let Some(v) = self.probcut::<K>(eval, &b, alpha, beta, n)
         {
             return v;
         }
@@ -199,8 +215,8 @@ impl Search<'_> {
         let mut best_move = None;
         let mut searched = 0;
         if let Some(sq) = tt_move.filter(|sq| moves & sq.bit() != 0) {
-            let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
-            let v = -self.search(child, -beta, -alpha, n - 1);
+            let child = b.play_with_flips(sq, K::flips(b.player, b.opponent, sq));
+            let v = -self.search_in::<K>(child, -beta, -alpha, n - 1);
             if self.stopped {
                 return 0;
             }
@@ -211,7 +227,7 @@ impl Search<'_> {
             searched = 1;
         }
         if best < beta && moves != 0 {
-            if let Some((v, sq)) = self.search_rest(b, moves, alpha, beta, n, searched) {
+            if let Some((v, sq)) = K::rest(self, b, moves, alpha, beta, n, searched) {
                 if v > best {
                     best = v;
                     best_move = Some(Square::from_index(sq.into()));
@@ -232,7 +248,8 @@ impl Search<'_> {
     /// `alpha`) within (`alpha`, `beta`): enhanced transposition cutoff, the evaluation
     /// ordering, then principal variation search. Returns the best (score, move), an ETC
     /// cutoff included, or `None` when nothing was searched or the search must stop.
-    fn search_rest(
+    #[inline(always)]
+    pub(crate) fn search_rest<K: Entries>(
         &mut self,
         b: Board,
         moves: u64,
@@ -247,14 +264,14 @@ impl Search<'_> {
         // cache already, and prefetches there only queued behind each other.
         let prefetch = etc && !self.uses_local_table(n - 1);
         let mut list = MoveList::new();
-        scored_moves(&b, moves, None, prefetch.then_some(self.tt), &mut list);
+        scored_moves::<K>(&b, moves, None, prefetch.then_some(self.tt), &mut list);
         if etc && let Some(cut) = self.etc_cutoff(&list, beta, n) {
             return Some(cut);
         }
         if n >= ORDER_EVAL_MIN_EMPTIES
             && let Some(eval) = self.eval()
         {
-            self.order_by_eval(eval, &mut list, n, alpha);
+            self.order_by_eval::<K>(eval, &mut list, n, alpha);
         }
         let mut best = -65;
         let mut best_move = None;
@@ -287,11 +304,11 @@ impl Search<'_> {
             select_next(&mut list, i);
             let mv = list[i];
             let v = if searched + i == 0 {
-                -self.search(mv.child, -beta, -alpha, n - 1)
+                -self.search_in::<K>(mv.child, -beta, -alpha, n - 1)
             } else {
-                let mut v = -self.search(mv.child, -alpha - 1, -alpha, n - 1);
+                let mut v = -self.search_in::<K>(mv.child, -alpha - 1, -alpha, n - 1);
                 if v > alpha && v < beta {
-                    v = -self.search(mv.child, -beta, -alpha, n - 1);
+                    v = -self.search_in::<K>(mv.child, -beta, -alpha, n - 1);
                 }
                 v
             };

@@ -3,8 +3,8 @@
 
 use super::Search;
 use super::account::Band;
+use super::entry::{Entries, with_kernels};
 use super::ordering::fastest_first;
-use crate::board::moves::{flips, legal_moves};
 use crate::board::{Bitboard, Board, Square};
 use crate::eval::{Evaluator, FeatureState, UNITS_PER_DISC};
 use arrayvec::ArrayVec;
@@ -14,8 +14,23 @@ use crate::settings::EVALUATED_ORDER_MIN_DEPTH as ORDER_MIN_DEPTH;
 impl Search<'_> {
     /// Fail-soft value of `b` within (`alpha`, `beta`), in evaluation units, searching
     /// `depth` moves ahead (a forced pass is not counted) and evaluating there; a finished
-    /// game scores its exact disc difference.
+    /// game scores its exact disc difference. Runs on the options' kernel set.
     pub(crate) fn search_evaluated(
+        &mut self,
+        eval: &Evaluator,
+        b: Board,
+        alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> i32 {
+        with_kernels!(self.options.kernels, K => {
+            self.search_evaluated_in::<K>(eval, b, alpha, beta, depth)
+        })
+    }
+
+    /// [`Search::search_evaluated`] on kernel set `K`.
+    #[inline(always)]
+    pub(crate) fn search_evaluated_in<K: Entries>(
         &mut self,
         eval: &Evaluator,
         b: Board,
@@ -29,11 +44,12 @@ impl Search<'_> {
         }
         // Read once here, then kept up to date move by move: the leaves only sum weights.
         let state = FeatureState::new(&b);
-        self.evaluated(eval, b, &state, alpha, beta, depth)
+        K::evaluated(self, eval, b, &state, alpha, beta, depth)
     }
 
     /// [`Search::search_evaluated`] at `depth` > 0, with `s` the pattern state of `b`.
-    fn evaluated(
+    #[inline(always)]
+    pub(crate) fn evaluated<K: Entries>(
         &mut self,
         eval: &Evaluator,
         b: Board,
@@ -43,19 +59,19 @@ impl Search<'_> {
         depth: u32,
     ) -> i32 {
         self.count_node(Band::Evaluated);
-        let moves = b.moves();
+        let moves = K::legal_moves(b.player, b.opponent);
         if moves == 0 {
-            if legal_moves(b.opponent, b.player) == 0 {
+            if K::legal_moves(b.opponent, b.player) == 0 {
                 return b.final_score() * UNITS_PER_DISC;
             }
-            return -self.evaluated(eval, b.pass(), &s.pass(), -beta, -alpha, depth);
+            return -K::evaluated(self, eval, b.pass(), &s.pass(), -beta, -alpha, depth);
         }
         let mut alpha = alpha;
         let mut best = i32::MIN + 1;
         if depth < ORDER_MIN_DEPTH {
             for sq in Bitboard(moves) {
-                let f = flips(b.player, b.opponent, sq);
-                let v = -self.evaluated_child(eval, &b, s, sq, f, -beta, -alpha, depth - 1);
+                let f = K::flips(b.player, b.opponent, sq);
+                let v = -self.evaluated_child::<K>(eval, &b, s, sq, f, -beta, -alpha, depth - 1);
                 if v > best {
                     best = v;
                     if v >= beta {
@@ -68,14 +84,14 @@ impl Search<'_> {
         }
         let mut list: ArrayVec<(i32, Square, Board), 64> = ArrayVec::new();
         for sq in Bitboard(moves) {
-            let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
-            list.push((fastest_first(&child, sq, 0, None, true), sq, child));
+            let child = b.play_with_flips(sq, K::flips(b.player, b.opponent, sq));
+            list.push((fastest_first::<K>(&child, sq, 0, None, true), sq, child));
         }
         list.sort_unstable_by_key(|&(s, _, _)| -s);
         for &(_, sq, child) in &list {
             // The flipped discs: the opponent's before the move, the mover's after it.
             let f = b.opponent & child.opponent;
-            let v = -self.evaluated_child(eval, &b, s, sq, f, -beta, -alpha, depth - 1);
+            let v = -self.evaluated_child::<K>(eval, &b, s, sq, f, -beta, -alpha, depth - 1);
             if v > best {
                 best = v;
                 if v >= beta {
@@ -91,7 +107,7 @@ impl Search<'_> {
     /// flipping `f`, searched `depth` moves ahead. A leaf updates only the indices it sums.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn evaluated_child(
+    fn evaluated_child<K: Entries>(
         &mut self,
         eval: &Evaluator,
         b: &Board,
@@ -107,7 +123,7 @@ impl Search<'_> {
             return eval.evaluate_features(&s.child_indices(sq, f), b.empty_count() - 1);
         }
         let child = b.play_with_flips(sq, f);
-        self.evaluated(eval, child, &s.play(sq, f), alpha, beta, depth)
+        K::evaluated(self, eval, child, &s.play(sq, f), alpha, beta, depth)
     }
 }
 

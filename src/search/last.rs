@@ -6,8 +6,8 @@
 
 use super::Search;
 use super::account::Band;
-use crate::board::last_flip::count_last_flips;
-use crate::board::moves::{NEIGHBOURS, flips};
+use super::entry::Entries;
+use crate::board::moves::NEIGHBOURS;
 use crate::board::{Board, Square};
 
 /// Quadrant (0..4) of each square.
@@ -45,29 +45,30 @@ fn game_over_score(b: &Board) -> i32 {
 }
 
 impl Search<'_> {
-    /// The side to move of `b` has no move among the last empties. Not yet passed: the
-    /// opponent moves (`search_passed` searches the passed board; it finds the opponent's
-    /// moves itself, so no mobility is computed to detect the pass). Already passed:
-    /// neither side can move, the game is over. The passed board is counted as a node
-    /// only when it has a move, as the game-over check does not examine a position.
+    /// The side to move of the passed board `b` has no move among the last empties
+    /// either: neither side can move, the game is over. The passed board was counted as a
+    /// node, but the game-over check does not examine a position: taken back. (A board
+    /// whose side to move cannot move is searched passed, by its caller, without computing
+    /// mobility to detect the pass: the passed board finds its own moves. Written out in
+    /// each solver rather than as a closure: a closure is compiled without the kernel
+    /// set's CPU features, and the kernels inlined into it become calls.)
     #[inline(always)]
-    fn pass_or_game_over<const PASSED: bool>(
-        &mut self,
-        b: &Board,
-        search_passed: impl FnOnce(&mut Self, Board) -> i32,
-    ) -> i32 {
-        if PASSED {
-            self.nodes -= 1;
-            self.counts.add(Band::Last, -1);
-            // `b` is the passed board: its final score, negated by the caller.
-            game_over_score(b)
-        } else {
-            search_passed(self, b.pass())
-        }
+    fn game_over_after_pass(&mut self, b: &Board) -> i32 {
+        self.nodes -= 1;
+        self.counts.add(Band::Last, -1);
+        // `b` is the passed board: its final score, negated by the caller.
+        game_over_score(b)
     }
 
     /// Solves a board with `n` <= 4 empties.
-    pub(crate) fn solve_last(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    pub(crate) fn solve_last<K: Entries>(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
         let mut e = b.empty();
         let mut sq = [Square::from_index(0); 4];
         for s in sq.iter_mut().take(n as usize) {
@@ -79,10 +80,10 @@ impl Search<'_> {
                 self.count_node(Band::Last);
                 game_over_score(&b)
             }
-            1 => self.solve_last_1(b, sq[0]),
-            2 => self.solve_last_2::<false>(b, alpha, beta, sq[0], sq[1]),
-            3 => self.solve_last_3::<false>(b, alpha, beta, [sq[0], sq[1], sq[2]]),
-            _ => self.solve_last_4::<false>(b, alpha, beta, sq),
+            1 => self.solve_last_1::<K>(b, sq[0]),
+            2 => self.solve_last_2::<K, false>(b, alpha, beta, sq[0], sq[1]),
+            3 => K::last_3::<false>(self, b, alpha, beta, [sq[0], sq[1], sq[2]]),
+            _ => self.solve_last_4::<K, false>(b, alpha, beta, sq),
         }
     }
 
@@ -93,17 +94,17 @@ impl Search<'_> {
     /// bound costs nodes elsewhere; bench at one thread, 3 alternating runs (median):
     /// 8 443 ms without, 8 423 ms with, and 251 770 176 nodes instead of 251 288 679.
     #[inline(always)]
-    pub(crate) fn solve_last_1(&mut self, b: Board, x: Square) -> i32 {
+    pub(crate) fn solve_last_1<K: Entries>(&mut self, b: Board, x: Square) -> i32 {
         self.count_node(Band::Last);
         let p = b.player.count_ones() as i32;
-        let n = count_last_flips(b.player, x) as i32;
+        let n = K::count_last_flips(b.player, x) as i32;
         if n > 0 {
             // own = p + n + 1, opponent = 63 - p - n.
             return 2 * (p + n) - 62;
         }
         // The side to move passes: one more position examined.
         self.count_node(Band::Last);
-        let m = count_last_flips(b.opponent, x) as i32;
+        let m = K::count_last_flips(b.opponent, x) as i32;
         if m > 0 {
             // own = p - m, opponent = 64 - p + m.
             return 2 * (p - m) - 64;
@@ -114,7 +115,7 @@ impl Search<'_> {
 
     /// Two empty squares.
     #[inline(always)]
-    pub(crate) fn solve_last_2<const PASSED: bool>(
+    pub(crate) fn solve_last_2<K: Entries, const PASSED: bool>(
         &mut self,
         b: Board,
         alpha: i32,
@@ -127,9 +128,9 @@ impl Search<'_> {
         let mut alpha = alpha;
         for (x, y) in [(x1, x2), (x2, x1)] {
             if NEIGHBOURS[x.index()] & b.opponent != 0 {
-                let f = flips(b.player, b.opponent, x);
+                let f = K::flips(b.player, b.opponent, x);
                 if f != 0 {
-                    let v = -self.solve_last_1(b.play_with_flips(x, f), y);
+                    let v = -self.solve_last_1::<K>(b.play_with_flips(x, f), y);
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -143,13 +144,16 @@ impl Search<'_> {
         if best > -65 {
             return best;
         }
-        self.pass_or_game_over::<PASSED>(&b, |s, p| {
-            -s.solve_last_2::<true>(p, -beta, -alpha, x1, x2)
-        })
+        if PASSED {
+            self.game_over_after_pass(&b)
+        } else {
+            -self.solve_last_2::<K, true>(b.pass(), -beta, -alpha, x1, x2)
+        }
     }
 
     /// Three empty squares.
-    pub(crate) fn solve_last_3<const PASSED: bool>(
+    #[inline(always)]
+    pub(crate) fn solve_last_3<K: Entries, const PASSED: bool>(
         &mut self,
         b: Board,
         alpha: i32,
@@ -166,10 +170,15 @@ impl Search<'_> {
             (sq[2], sq[0], sq[1]),
         ] {
             if NEIGHBOURS[x.index()] & b.opponent != 0 {
-                let f = flips(b.player, b.opponent, x);
+                let f = K::flips(b.player, b.opponent, x);
                 if f != 0 {
-                    let v =
-                        -self.solve_last_2::<false>(b.play_with_flips(x, f), -beta, -alpha, y, z);
+                    let v = -self.solve_last_2::<K, false>(
+                        b.play_with_flips(x, f),
+                        -beta,
+                        -alpha,
+                        y,
+                        z,
+                    );
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -183,11 +192,16 @@ impl Search<'_> {
         if best > -65 {
             return best;
         }
-        self.pass_or_game_over::<PASSED>(&b, |s, p| -s.solve_last_3::<true>(p, -beta, -alpha, sq))
+        if PASSED {
+            self.game_over_after_pass(&b)
+        } else {
+            -K::last_3::<true>(self, b.pass(), -beta, -alpha, sq)
+        }
     }
 
     /// Four empty squares.
-    pub(crate) fn solve_last_4<const PASSED: bool>(
+    #[inline(always)]
+    pub(crate) fn solve_last_4<K: Entries, const PASSED: bool>(
         &mut self,
         b: Board,
         alpha: i32,
@@ -206,10 +220,9 @@ impl Search<'_> {
         ];
         for (x, rest) in orders {
             if NEIGHBOURS[x.index()] & b.opponent != 0 {
-                let f = flips(b.player, b.opponent, x);
+                let f = K::flips(b.player, b.opponent, x);
                 if f != 0 {
-                    let v =
-                        -self.solve_last_3::<false>(b.play_with_flips(x, f), -beta, -alpha, rest);
+                    let v = -K::last_3::<false>(self, b.play_with_flips(x, f), -beta, -alpha, rest);
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -223,7 +236,11 @@ impl Search<'_> {
         if best > -65 {
             return best;
         }
-        self.pass_or_game_over::<PASSED>(&b, |s, p| -s.solve_last_4::<true>(p, -beta, -alpha, sq))
+        if PASSED {
+            self.game_over_after_pass(&b)
+        } else {
+            -self.solve_last_4::<K, true>(b.pass(), -beta, -alpha, sq)
+        }
     }
 }
 

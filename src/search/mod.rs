@@ -13,6 +13,7 @@
 
 pub mod account;
 mod endgame;
+mod entry;
 mod etc;
 mod evaluated;
 mod last;
@@ -36,8 +37,10 @@ pub use start_error::StartError;
 pub use tt::TranspositionTable;
 
 use crate::board::Board;
+use crate::board::kernels::Isa;
 use crate::eval::Evaluator;
 use crate::settings::{LOCAL_TABLE_MAX_EMPTIES, SHALLOW_MAX_EMPTIES, STOP_CHECK_INTERVAL};
+use entry::{Entries, with_kernels};
 mod shallow;
 
 /// Switches that change search behaviour, for measuring their effect. Every one is on
@@ -65,6 +68,9 @@ pub struct SearchOptions {
     /// at a wipe-out every other move needs its own proof that it falls short (FFO #59,
     /// +64: 5.5 G nodes with ties, a few million without).
     pub ties: bool,
+    /// The move generation kernels the search runs on: a set this CPU has. Default
+    /// [`Isa::chosen`]; never changes a score or a node count, only the time.
+    pub kernels: Isa,
 }
 
 /// A shared evaluation, or none. Compared by identity: two options are equal when they
@@ -110,6 +116,7 @@ impl Default for SearchOptions {
             eval: EvalRef::shipped(),
             selectivity: Level::EXACT,
             ties: false,
+            kernels: Isa::chosen(),
         }
     }
 }
@@ -243,15 +250,21 @@ impl<'a> Search<'a> {
     }
 
     /// Exact score of `b` (with `n` empties) within (`alpha`, `beta`), fail-soft:
-    /// a result `<= alpha` is an upper bound, `>= beta` a lower bound.
-    #[inline]
+    /// a result `<= alpha` is an upper bound, `>= beta` a lower bound. Runs on the kernel
+    /// set of the options, chosen here once for the whole subtree.
     pub(crate) fn search(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        with_kernels!(self.options.kernels, K => self.search_in::<K>(b, alpha, beta, n))
+    }
+
+    /// [`Search::search`] on kernel set `K`.
+    #[inline(always)]
+    pub(crate) fn search_in<K: Entries>(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
         if n > SHALLOW_MAX_EMPTIES {
-            self.search_endgame(b, alpha, beta, n)
+            K::endgame(self, b, alpha, beta, n)
         } else if n > 4 {
-            self.search_shallow(b, alpha, beta, n)
+            K::shallow(self, b, alpha, beta, n)
         } else {
-            self.solve_last(b, alpha, beta, n)
+            K::last(self, b, alpha, beta, n)
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Move ordering: parity, square classes and fastest-first.
 
 use super::stability::edge_stable;
-use crate::board::moves::legal_moves;
+use crate::board::kernels::Kernels;
 use crate::board::{Board, Square};
 use crate::settings::{
     ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT, ORDER_SQUARE_CLASS_VALUES,
@@ -79,8 +79,8 @@ const fn build_square_values() -> [i32; 64] {
 /// Fastest-first score of a move to `sq` giving `child` (opponent to move): higher is
 /// tried first. Few opponent moves (corners counted twice) weigh most; then few empty
 /// squares next to our discs, our stable edge discs, the square's value and parity.
-#[inline]
-pub fn fastest_first(
+#[inline(always)]
+pub fn fastest_first<K: Kernels>(
     child: &Board,
     sq: Square,
     odd: u64,
@@ -95,7 +95,7 @@ pub fn fastest_first(
         s += ORDER_TT_MOVE_BONUS;
     }
     let sq = sq.index();
-    let m = legal_moves(child.player, child.opponent);
+    let m = K::legal_moves(child.player, child.opponent);
     let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
     s -= mobility * ORDER_MOBILITY_WEIGHT;
     if light {

@@ -5,6 +5,7 @@ use super::endgame::{MoveList, scored_moves, select_next};
 use super::level::Level;
 use super::start_error::StartError;
 use super::{Search, SearchOptions, TranspositionTable, local_table};
+use crate::board::kernels::Portable;
 use crate::board::{Board, Square};
 use crate::settings::{
     DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, LOCAL_TABLE_KB, MPC_GUESS_LEVEL, MPC_SCHEDULE_MIN_EMPTIES,
@@ -522,7 +523,7 @@ fn solve_root(
     }
     let tt_move = s.tt.probe(&board).and_then(|h| h.best_move);
     let mut list = MoveList::new();
-    scored_moves(&board, moves, tt_move, None, &mut list);
+    scored_moves::<Portable>(&board, moves, tt_move, None, &mut list);
     for i in 0..list.len() {
         select_next(&mut list, i);
     }
@@ -825,7 +826,7 @@ fn principal_variation(
         let n = b.empty_count();
         let tt_move = s.tt.probe(&b).and_then(|h| h.best_move);
         let mut list = MoveList::new();
-        scored_moves(&b, moves, tt_move, None, &mut list);
+        scored_moves::<Portable>(&b, moves, tt_move, None, &mut list);
         let mut found = None;
         for i in 0..list.len() {
             select_next(&mut list, i);

@@ -3,23 +3,30 @@
 
 use super::Search;
 use super::account::Band;
+use super::entry::Entries;
 use super::ordering::{SQUARE_CLASSES, odd_quadrants};
-use crate::board::moves::{flips, legal_moves};
 use crate::board::{Bitboard, Board};
 
 impl Search<'_> {
     /// Solves a board with `n` (> 4) empties in the shallow band.
-    pub(crate) fn search_shallow(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+    #[inline(always)]
+    pub(crate) fn search_shallow<K: Entries>(
+        &mut self,
+        b: Board,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
         self.count_node(Band::Shallow);
         if let Some(v) = self.stability_cutoff(&b, alpha, n) {
             return v;
         }
-        let moves = b.moves();
+        let moves = K::legal_moves(b.player, b.opponent);
         if moves == 0 {
-            if legal_moves(b.opponent, b.player) == 0 {
+            if K::legal_moves(b.opponent, b.player) == 0 {
                 return b.final_score();
             }
-            return -self.search_shallow(b.pass(), -beta, -alpha, n);
+            return -K::shallow(self, b.pass(), -beta, -alpha, n);
         }
         let odd = odd_quadrants(b.empty());
         let mut best = -65;
@@ -27,11 +34,11 @@ impl Search<'_> {
         for parity in [odd, !odd] {
             for class in SQUARE_CLASSES {
                 for sq in Bitboard(moves & parity & class) {
-                    let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
+                    let child = b.play_with_flips(sq, K::flips(b.player, b.opponent, sq));
                     let v = if n == 5 {
-                        -self.solve_last(child, -beta, -alpha, 4)
+                        -K::last(self, child, -beta, -alpha, 4)
                     } else {
-                        -self.search_shallow(child, -beta, -alpha, n - 1)
+                        -K::shallow(self, child, -beta, -alpha, n - 1)
                     };
                     if v > best {
                         best = v;

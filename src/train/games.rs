@@ -2,6 +2,7 @@
 //! games or games guided by an evaluation ("eval play", which also makes the positions of
 //! `finale generate --play eval`).
 
+use crate::board::kernels::Portable;
 use crate::board::moves::flips;
 use crate::board::random::SplitMix64;
 use crate::board::{Bitboard, Board, Square};
@@ -136,7 +137,8 @@ pub fn play_game(seed: u64, game: u32) -> Vec<Sample> {
             for sq in Bitboard(moves) {
                 let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
                 // A little noise breaks ties differently in each game.
-                let s = fastest_first(&child, sq, 0, None, false) + rng.below(64) as i32;
+                let s =
+                    fastest_first::<Portable>(&child, sq, 0, None, false) + rng.below(64) as i32;
                 if s > best.0 {
                     best = (s, sq);
                 }
