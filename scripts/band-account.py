@@ -14,11 +14,13 @@ import re
 import sys
 
 # Innermost match wins; order only matters within one frame's symbol.
+# The search's functions are the band files' (before the kernel sets) or the kernel sets'
+# entries (`search/entry.rs`, e.g. `<...Avx2 as ...Entries>::last_3::f`).
 BANDS = [
-    ("ordering and probcut searches", re.compile(r"search::evaluated::|Evaluator::evaluate")),
-    ("last 1-4", re.compile(r"search::last::")),
-    ("shallow", re.compile(r"search::shallow::")),
-    ("endgame", re.compile(r"search::endgame::|search::etc::|TranspositionTable::(probe|store)|search::root::|search::parallel::")),
+    ("ordering and probcut searches", re.compile(r"search::evaluated::|Evaluator::evaluate|Entries>::evaluated")),
+    ("last 1-4", re.compile(r"search::last::|Entries>::last")),
+    ("shallow", re.compile(r"search::shallow::|Entries>::shallow")),
+    ("endgame", re.compile(r"search::endgame::|search::etc::|TranspositionTable::(probe|store)|search::root::|search::parallel::|Entries>::(endgame|rest)")),
 ]
 # The account's bands, merged into the profile's: the table used does not show in a stack.
 ACCOUNT = {
