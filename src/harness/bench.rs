@@ -76,6 +76,11 @@ pub fn run_bench(
         time: Duration::ZERO,
     };
     let mut print = |text: String| out.write_all(text.as_bytes()).map_err(Error::Output);
+    print(format!(
+        "kernels    {} (the fastest this CPU has: {})\n",
+        solver.kernels(),
+        crate::board::kernels::Isa::detect()
+    ))?;
     for (name, pos) in bench_positions() {
         solver.clear();
         let r = solver.solve(pos.board, Mode::Exact);

@@ -249,6 +249,11 @@ impl Solver {
         }
     }
 
+    /// The move generation kernels the solves run on.
+    pub fn kernels(&self) -> crate::board::kernels::Isa {
+        self.options.search.kernels
+    }
+
     /// Changes the search switches of the next solves (the table and threads stay).
     pub fn set_search(&mut self, search: SearchOptions) {
         self.options.search = search;

@@ -102,8 +102,10 @@ static UNPACK_COL_A: LazyLock<[u64; 256]> = LazyLock::new(|| {
     t
 });
 
-/// Discs of `p` (and of `o`) stable along the four edges.
-#[inline]
+/// Discs of `p` (and of `o`) stable along the four edges. Always inlined, here and in
+/// the functions below that the search calls: inlined into a kernel set's entry
+/// (`search/entry.rs`), they are compiled with its CPU features (BMI2, POPCNT).
+#[inline(always)]
 pub(crate) fn edge_stable(p: u64, o: u64) -> u64 {
     let t = &**EDGE_STABLE;
     let unpack = &*UNPACK_COL_A;
@@ -168,6 +170,7 @@ fn full_lines(occ: u64) -> (u64, u64, u64, u64) {
 /// Discs of `p` that can never be flipped, given opponent discs `o`. A lower estimate:
 /// stable edges, then interior discs whose four lines are each full or anchored on a
 /// stable disc of the same colour, repeated until nothing changes.
+#[inline(always)]
 pub fn stable_discs(p: u64, o: u64) -> u64 {
     let (h, v, d7, d9) = full_lines(p | o);
     let mut stable = edge_stable(p, o) & p;

@@ -243,8 +243,9 @@ impl TranspositionTable {
         }
     }
 
-    /// Bounds stored for `board`, if any.
-    #[inline]
+    /// Bounds stored for `board`, if any. Always inlined: into a kernel set's entry it is
+    /// compiled with that set's CPU features (`search/entry.rs`).
+    #[inline(always)]
     pub fn probe(&self, board: &Board) -> Option<TtHit> {
         let generation = self.current_generation();
         for e in &self.bucket(board).entries {
@@ -271,6 +272,7 @@ impl TranspositionTable {
     /// `nodes` positions. Bounds of a more trusted level already stored for the board are
     /// kept.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub fn store(
         &self,
         board: &Board,
