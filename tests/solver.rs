@@ -226,10 +226,16 @@ fn positions(rng: &mut Rng, per_count: usize, passes: usize, finished: usize) ->
 
 /// A solver that finds every best move (ties), so that the set can be checked.
 fn new_solver() -> Solver {
+    ties_solver(4, Isa::chosen())
+}
+
+/// A solver finding every best move, with a table of `hash_mb` on kernel set `kernels`.
+fn ties_solver(hash_mb: usize, kernels: Isa) -> Solver {
     Solver::new(SolverOptions {
-        hash_mb: 4,
+        hash_mb,
         search: SearchOptions {
             ties: true,
+            kernels,
             ..Default::default()
         },
         ..Default::default()
@@ -284,14 +290,7 @@ fn every_mode_matches_reference_reusing_table() {
 fn every_mode_matches_reference_tiny_table() {
     let mut rng = Rng::new(0x501E_0003);
     let list = positions(&mut rng, 8, 10, 5);
-    let mut solver = Solver::new(SolverOptions {
-        hash_mb: 0,
-        search: SearchOptions {
-            ties: true,
-            ..Default::default()
-        },
-        ..Default::default()
-    });
+    let mut solver = ties_solver(0, Isa::chosen());
     let mut failures = Failures::default();
     for b in &list {
         let e = expected(b);
@@ -404,15 +403,7 @@ fn every_kernel_set_matches_reference() {
     let mut rng = Rng::new(0x501E_0005);
     let list = positions(&mut rng, 8, 10, 6);
     for isa in kernel_sets() {
-        let mut solver = Solver::new(SolverOptions {
-            hash_mb: 4,
-            search: SearchOptions {
-                ties: true,
-                kernels: isa,
-                ..Default::default()
-            },
-            ..Default::default()
-        });
+        let mut solver = ties_solver(4, isa);
         let mut failures = Failures::default();
         for b in &list {
             let e = expected(b);

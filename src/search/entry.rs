@@ -57,113 +57,53 @@ pub(crate) trait Entries: Kernels + Sized {
     ) -> i32;
 }
 
+/// One entry of a kernel set: the trait method, and inside it the function compiled with
+/// the set's features that calls the band method (`method`, always inlined into it).
+macro_rules! entry {
+    (
+        $set:ty, [$($features:literal)?],
+        fn $name:ident<$(const $c:ident: $ct:ty)?>(s $(, $arg:ident: $ty:ty)*) -> $ret:ty
+        => $method:ident
+    ) => {
+        #[inline(always)]
+        fn $name<$(const $c: $ct)?>(s: &mut Search<'_> $(, $arg: $ty)*) -> $ret {
+            $(#[target_feature(enable = $features)])?
+            unsafe fn f<$(const $c: $ct)?>(s: &mut Search<'_> $(, $arg: $ty)*) -> $ret {
+                s.$method::<$set $(, $c)?>($($arg),*)
+            }
+            // SAFETY: the set's features are present (module comment).
+            unsafe { f::<$($c)?>(s $(, $arg)*) }
+        }
+    };
+}
+
+/// The entries of kernel set `$set`, compiled with `$features` (none: portable).
 macro_rules! entries {
     ($set:ty $(, $features:literal)?) => {
         impl Entries for $set {
-            #[inline(always)]
-            fn endgame(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
-                $(#[target_feature(enable = $features)])?
-                unsafe fn f(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
-                    s.search_endgame::<$set>(b, alpha, beta, n)
-                }
-                // SAFETY: the set's features are present (module comment).
-                unsafe { f(s, b, alpha, beta, n) }
-            }
-
-            #[inline(always)]
-            fn rest(
-                s: &mut Search<'_>,
-                b: Board,
-                moves: u64,
-                alpha: i32,
-                beta: i32,
-                n: u32,
-                searched: usize,
-            ) -> Option<(i32, u8)> {
-                $(#[target_feature(enable = $features)])?
-                unsafe fn f(
-                    s: &mut Search<'_>,
-                    b: Board,
-                    moves: u64,
-                    alpha: i32,
-                    beta: i32,
-                    n: u32,
-                    searched: usize,
-                ) -> Option<(i32, u8)> {
-                    s.search_rest::<$set>(b, moves, alpha, beta, n, searched)
-                }
-                // SAFETY: as above.
-                unsafe { f(s, b, moves, alpha, beta, n, searched) }
-            }
-
-            #[inline(always)]
-            fn shallow(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
-                $(#[target_feature(enable = $features)])?
-                unsafe fn f(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
-                    s.search_shallow::<$set>(b, alpha, beta, n)
-                }
-                // SAFETY: as above.
-                unsafe { f(s, b, alpha, beta, n) }
-            }
-
-            #[inline(always)]
-            fn last(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
-                $(#[target_feature(enable = $features)])?
-                unsafe fn f(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
-                    s.solve_last::<$set>(b, alpha, beta, n)
-                }
-                // SAFETY: as above.
-                unsafe { f(s, b, alpha, beta, n) }
-            }
-
-            #[inline(always)]
-            fn last_3<const PASSED: bool>(
-                s: &mut Search<'_>,
-                b: Board,
-                alpha: i32,
-                beta: i32,
-                sq: [Square; 3],
-            ) -> i32 {
-                $(#[target_feature(enable = $features)])?
-                unsafe fn f<const PASSED: bool>(
-                    s: &mut Search<'_>,
-                    b: Board,
-                    alpha: i32,
-                    beta: i32,
-                    sq: [Square; 3],
-                ) -> i32 {
-                    s.solve_last_3::<$set, PASSED>(b, alpha, beta, sq)
-                }
-                // SAFETY: as above.
-                unsafe { f::<PASSED>(s, b, alpha, beta, sq) }
-            }
-
-            #[inline(always)]
-            fn evaluated(
-                s: &mut Search<'_>,
-                eval: &Evaluator,
-                b: Board,
-                state: &FeatureState,
-                alpha: i32,
-                beta: i32,
-                depth: u32,
-            ) -> i32 {
-                $(#[target_feature(enable = $features)])?
-                unsafe fn f(
-                    s: &mut Search<'_>,
-                    eval: &Evaluator,
-                    b: Board,
-                    state: &FeatureState,
-                    alpha: i32,
-                    beta: i32,
-                    depth: u32,
-                ) -> i32 {
-                    s.evaluated::<$set>(eval, b, state, alpha, beta, depth)
-                }
-                // SAFETY: as above.
-                unsafe { f(s, eval, b, state, alpha, beta, depth) }
-            }
-
+            entry!($set, [$($features)?],
+                fn endgame<>(s, b: Board, alpha: i32, beta: i32, n: u32) -> i32
+                => search_endgame);
+            entry!($set, [$($features)?],
+                fn rest<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32, searched: usize)
+                    -> Option<(i32, u8)>
+                => search_rest);
+            entry!($set, [$($features)?],
+                fn shallow<>(s, b: Board, alpha: i32, beta: i32, n: u32) -> i32
+                => search_shallow);
+            entry!($set, [$($features)?],
+                fn last<>(s, b: Board, alpha: i32, beta: i32, n: u32) -> i32
+                => solve_last);
+            entry!($set, [$($features)?],
+                fn last_3<const PASSED: bool>(s, b: Board, alpha: i32, beta: i32, sq: [Square; 3])
+                    -> i32
+                => solve_last_3);
+            entry!($set, [$($features)?],
+                fn evaluated<>(
+                    s, eval: &Evaluator, b: Board, state: &FeatureState, alpha: i32, beta: i32,
+                    depth: u32
+                ) -> i32
+                => evaluated);
         }
     };
 }
