@@ -35,7 +35,10 @@ pub const LOCAL_TABLE_MAX_EMPTIES: u32 = 12;
 /// 594 M 71.5 s; 512 -> 625 M 53.9 s; 256 -> 641 M 45.4 s; and in another: 256 -> 641 M
 /// 41.8 s; 128 -> 648 M 45.4 s. On the Intel machines (4 MB L2), before:
 /// 256 -> 753 M nodes 24.4 s; 1024 -> 730 M 24.3 s; 4096 -> 711 M 24.3 s (the time the
-/// same), so 256 costs them nothing.
+/// same), so 256 costs them nothing. Held out (never tuned on: `finale generate --seed 3141
+/// --count 12 --empties 22-25 --play eval`, the first 8, one thread, alternating, AMD):
+/// 256 against 4096, time x0.75 (geometric mean), nodes x1.075
+/// (results/speed/2026-11-25-heldout-local-table-256k-vs-4m.csv).
 pub const LOCAL_TABLE_KB: usize = 256;
 
 /// Lowest number of empties at which enhanced transposition cutoff probes every child

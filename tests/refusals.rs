@@ -467,3 +467,39 @@ fn values_out_of_range_are_refused() {
     }
     assert!(!Path::new(w).exists());
 }
+
+/// A kernel set that is not one, or that this CPU lacks (AVX-512 on a machine without
+/// it), is refused before anything runs, from the environment or the command line: it
+/// would otherwise die on an illegal instruction. A set the CPU has runs.
+#[test]
+fn kernel_sets_the_cpu_lacks_are_refused() {
+    use finale::board::kernels::Isa;
+    let with_env = |value: &str, args: &[&str]| {
+        cargo_bin_cmd!("finale")
+            .env("FINALE_KERNELS", value)
+            .args(args)
+            .timeout(Duration::from_secs(60))
+            .output()
+            .unwrap()
+    };
+    let err = refusal(&with_env("sse9", &["solve", FFO1]));
+    assert!(
+        err.contains("FINALE_KERNELS") && err.contains("sse9"),
+        "{err}"
+    );
+    let err = refusal(&run(&["solve", FFO1, "--kernels", "sse9"], 60));
+    assert!(err.contains("--kernels") && err.contains("sse9"), "{err}");
+    for isa in Isa::ALL {
+        if isa.supported() {
+            let out = with_env(isa.name(), &["solve", FFO1]);
+            assert!(out.status.success(), "{isa}: {out:?}");
+            let out = run(&["solve", FFO1, "--kernels", isa.name()], 60);
+            assert!(out.status.success(), "{isa}: {out:?}");
+        } else {
+            let err = refusal(&with_env(isa.name(), &["solve", FFO1]));
+            assert!(err.contains("lacks"), "{err}");
+            let err = refusal(&run(&["solve", FFO1, "--kernels", isa.name()], 60));
+            assert!(err.contains("lacks"), "{err}");
+        }
+    }
+}
