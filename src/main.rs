@@ -96,4 +96,17 @@ fn print_account() {
             eprintln!("account: {name:<30} {n:>14} nodes {share:5.1} %");
         }
     }
+    if let Some(events) = finale::search::account::event_snapshot() {
+        let names = finale::search::account::EVENT_NAMES;
+        eprintln!(
+            "account: empties {}",
+            names.map(|s| format!("{s:>14}")).join("")
+        );
+        for n in 0..65 {
+            if events.iter().any(|e| e[n] != 0) {
+                let row: String = events.iter().map(|e| format!("{:>14}", e[n])).collect();
+                eprintln!("account: {n:>7} {row}");
+            }
+        }
+    }
 }

@@ -39,6 +39,11 @@ pub const LOCAL_TABLE_MAX_EMPTIES: u32 = 12;
 /// --count 12 --empties 22-25 --play eval`, the first 8, one thread, alternating, AMD):
 /// 256 against 4096, time x0.75 (geometric mean), nodes x1.075
 /// (results/speed/2026-11-25-heldout-local-table-256k-vs-4m.csv).
+/// Those figures are for 32-byte entries. With the 16-byte entries of
+/// `search/local_table.rs` (twice the entries in the same memory), FFO 40-49 one thread,
+/// alternating in one run (nodes, time): 32-byte 256 KB 641.2 M 42.3 s; 16-byte 256 KB
+/// 632.7 M 38.4 s; and in another run: 16-byte 256 KB 632.7 M 36.7 s; 512 KB 616.6 M
+/// 43.5 s; 256 KB up to 10 empties only ([`LOCAL_TABLE_MAX_EMPTIES`]) 607.3 M 41.1 s.
 pub const LOCAL_TABLE_KB: usize = 256;
 
 /// Lowest number of empties at which enhanced transposition cutoff probes every child
@@ -47,7 +52,11 @@ pub const LOCAL_TABLE_KB: usize = 256;
 /// core's cache), on the generated 23-26-empty set (`results/deep/local-table/`, one
 /// thread, one run): 8 -> 1 225 M nodes 53.5 s; 6 -> 1 211 M 53.7 s. Before it, when
 /// each probe went to memory: 8 -> 786 M nodes 29.3 s; 12 -> 821 M nodes 32.4 s (FFO).
-pub const ETC_MIN_EMPTIES: u32 = 6;
+/// Not 6: the children of a 6-empty node have 5, the shallow band, which stores nothing,
+/// so there every probe missed (bench: 23.2 M probes, 0 hits; `--features account`
+/// counts probes, hits and cuts per empties). With 16-byte local entries, FFO 40-49 one
+/// thread in one run: 7 -> 632.7 M nodes 39.2 s; 8 -> 642.2 M 40.4 s; 9 -> 644.9 M 38.5 s.
+pub const ETC_MIN_EMPTIES: u32 = 7;
 
 /// Stability cutoff is tried only when alpha is at least this, by number of empties:
 /// a bound from stable discs can only fail low when alpha is high. Values are 8 discs

@@ -5,6 +5,7 @@
 use super::{Color, Position};
 
 /// SplitMix64's finaliser: every input bit affects every output bit.
+#[inline(always)]
 const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -21,6 +22,17 @@ pub fn position_key(pos: &Position) -> u64 {
         Color::White => 1,
     };
     mix(mix(black ^ 0x243F_6A88_85A3_08D3) ^ white.rotate_left(29) ^ side)
+}
+
+/// A 64-bit hash of a board (`player`, `opponent`): `mix(mix(player ^ 0x243F6A8885A308D3)
+/// ^ opponent)`. For a fixed `player` it is a bijection of `opponent`, and two different
+/// `player`s give unrelated inner mixes, so no pattern of squares makes two boards
+/// collide: any two differ in it with probability 1 - 2^-64. (A hash like `p * K1 ^ o *
+/// K2` has patterns that always collide: multiplication only carries upwards, so h8 taken
+/// from one side and a disc that lands in the same top bit added to the other cancel.)
+#[inline(always)]
+pub const fn board_key(player: u64, opponent: u64) -> u64 {
+    mix(mix(player ^ 0x243F_6A88_85A3_08D3) ^ opponent)
 }
 
 /// The key of a line that is not a position (a malformed input line a batch records with
@@ -65,6 +77,20 @@ mod tests {
         assert_eq!(parse_key("xyz"), None);
         assert_eq!(parse_key("+43d43d1720ee242"), None);
         assert_eq!(parse_key("-43d43d1720ee242"), None);
+    }
+
+    #[test]
+    fn board_key_separates_what_a_multiplicative_hash_confuses() {
+        // Moving h8 from one side's bits to a5 on the other's cancels in
+        // `p * K1 ^ rotl(o, 31) * K2` (both reach only the top bit); in the key it must not.
+        let (p, o) = (0x8000_0000_0010_0000u64, 0x0000_0000_0800_0000u64);
+        let (p2, o2) = (p ^ 1 << 63, o ^ 1 << 32);
+        let weak = |p: u64, o: u64| {
+            p.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ o.rotate_left(31).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+        };
+        assert_eq!(weak(p, o), weak(p2, o2));
+        assert_ne!(board_key(p, o), board_key(p2, o2));
     }
 
     #[test]

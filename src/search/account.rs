@@ -32,11 +32,61 @@ pub const BAND_NAMES: [&str; BANDS] = [
     "ordering and probcut searches",
 ];
 
+/// Something the endgame band does at a node, counted per number of empties: whether
+/// a probe or a cutoff test pays is read off these (a probe that never hits at some
+/// depth costs there for nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A node probes the table.
+    Probe = 0,
+    /// The probe finds the board.
+    ProbeHit = 1,
+    /// The entry's bounds end the node.
+    ProbeCut = 2,
+    /// Enhanced transposition cutoff probes a child (counted at the parent's empties).
+    EtcProbe = 3,
+    /// The child's probe finds it.
+    EtcHit = 4,
+    /// A child's bound ends the node.
+    EtcCut = 5,
+    /// The stability cutoff's stable discs are counted.
+    StabilityTry = 6,
+    /// The stable discs end the node.
+    StabilityCut = 7,
+}
+
+/// Number of events.
+pub const EVENTS: usize = 8;
+
+/// Names of the events, in [`Event`] order.
+pub const EVENT_NAMES: [&str; EVENTS] = [
+    "probe",
+    "probe hit",
+    "probe cut",
+    "etc probe",
+    "etc hit",
+    "etc cut",
+    "stability try",
+    "stability cut",
+];
+
 /// One search thread's counts.
-#[derive(Default)]
+#[cfg_attr(not(feature = "account"), derive(Default))]
 pub(crate) struct Counts {
     #[cfg(feature = "account")]
     nodes: [u64; BANDS],
+    #[cfg(feature = "account")]
+    events: Box<[[u64; 65]; EVENTS]>,
+}
+
+#[cfg(feature = "account")]
+impl Default for Counts {
+    fn default() -> Self {
+        Counts {
+            nodes: [0; BANDS],
+            events: Box::new([[0; 65]; EVENTS]),
+        }
+    }
 }
 
 impl Counts {
@@ -50,6 +100,17 @@ impl Counts {
         #[cfg(not(feature = "account"))]
         let _ = (band, k);
     }
+
+    /// Counts one `event` at a node of `n` empties.
+    #[inline(always)]
+    pub(crate) fn event(&mut self, event: Event, n: u32) {
+        #[cfg(feature = "account")]
+        {
+            self.events[event as usize][n as usize] += 1;
+        }
+        #[cfg(not(feature = "account"))]
+        let _ = (event, n);
+    }
 }
 
 #[cfg(feature = "account")]
@@ -57,10 +118,20 @@ static TOTALS: [std::sync::atomic::AtomicU64; BANDS] =
     [const { std::sync::atomic::AtomicU64::new(0) }; BANDS];
 
 #[cfg(feature = "account")]
+static EVENT_TOTALS: [[std::sync::atomic::AtomicU64; 65]; EVENTS] =
+    [const { [const { std::sync::atomic::AtomicU64::new(0) }; 65] }; EVENTS];
+
+#[cfg(feature = "account")]
 impl Drop for Counts {
     fn drop(&mut self) {
+        use std::sync::atomic::Ordering::Relaxed;
         for (t, n) in TOTALS.iter().zip(self.nodes) {
-            t.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            t.fetch_add(n, Relaxed);
+        }
+        for (t, e) in EVENT_TOTALS.iter().zip(self.events.iter()) {
+            for (t, n) in t.iter().zip(e) {
+                t.fetch_add(*n, Relaxed);
+            }
         }
     }
 }
@@ -72,6 +143,19 @@ pub fn snapshot() -> Option<[u64; BANDS]> {
     {
         Some(std::array::from_fn(|i| {
             TOTALS[i].load(std::sync::atomic::Ordering::Relaxed)
+        }))
+    }
+    #[cfg(not(feature = "account"))]
+    None
+}
+
+/// Events counted by every search that has ended so far, `[event][empties]` in [`Event`]
+/// order; `None` when finale was built without the `account` feature.
+pub fn event_snapshot() -> Option<[[u64; 65]; EVENTS]> {
+    #[cfg(feature = "account")]
+    {
+        Some(std::array::from_fn(|e| {
+            std::array::from_fn(|n| EVENT_TOTALS[e][n].load(std::sync::atomic::Ordering::Relaxed))
         }))
     }
     #[cfg(not(feature = "account"))]

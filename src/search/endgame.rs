@@ -2,7 +2,7 @@
 //! stability cutoff, enhanced transposition cutoff, fastest-first ordering and
 //! principal variation search.
 
-use super::account::Band;
+use super::account::{Band, Event};
 use super::entry::Entries;
 use super::level::Level;
 use super::ordering::{fastest_first, odd_quadrants};
@@ -182,13 +182,19 @@ impl Search<'_> {
         }
         let (mut alpha, mut beta) = (alpha, beta);
         let mut tt_move = None;
+        if self.options.tt {
+            self.counts.event(Event::Probe, n);
+        }
         if let Some(h) = self.options.tt.then(|| self.table(n).probe(&b)).flatten() {
+            self.counts.event(Event::ProbeHit, n);
             tt_move = h.best_move;
             if h.level >= self.level {
                 if h.lower >= beta || h.lower == h.upper {
+                    self.counts.event(Event::ProbeCut, n);
                     return h.lower;
                 }
                 if h.upper <= alpha {
+                    self.counts.event(Event::ProbeCut, n);
                     return h.upper;
                 }
                 alpha = alpha.max(h.lower);

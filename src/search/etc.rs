@@ -2,20 +2,22 @@
 //! table; a child already known to be bad enough for the opponent cuts at once.
 
 use super::Search;
+use super::account::Event;
 use super::endgame::MoveList;
 
 impl Search<'_> {
     /// `Some((score, move))` when a child (of a node with `n` empties) has a stored upper
     /// bound `u` that proves `-u >= beta`.
-    #[inline]
-    pub(crate) fn etc_cutoff(&self, list: &MoveList, beta: i32, n: u32) -> Option<(i32, u8)> {
-        let table = self.table(n - 1);
+    #[inline(always)]
+    pub(crate) fn etc_cutoff(&mut self, list: &MoveList, beta: i32, n: u32) -> Option<(i32, u8)> {
         for mv in list {
-            if let Some(h) = table.probe(&mv.child)
-                && h.level >= self.level
-                && -h.upper >= beta
-            {
-                return Some((-h.upper, mv.sq));
+            self.counts.event(Event::EtcProbe, n);
+            if let Some(h) = self.table(n - 1).probe(&mv.child) {
+                self.counts.event(Event::EtcHit, n);
+                if h.level >= self.level && -h.upper >= beta {
+                    self.counts.event(Event::EtcCut, n);
+                    return Some((-h.upper, mv.sq));
+                }
             }
         }
         None

@@ -121,6 +121,43 @@ impl Default for SearchOptions {
     }
 }
 
+/// The table a node probes and stores in: the shared one or this thread's local one.
+#[derive(Clone, Copy)]
+pub(crate) enum Table<'a> {
+    Shared(&'a TranspositionTable),
+    Local(&'a local_table::DenseTable),
+}
+
+impl Table<'_> {
+    /// Bounds stored for `board`, if any.
+    #[inline(always)]
+    pub(crate) fn probe(self, board: &Board) -> Option<tt::TtHit> {
+        match self {
+            Table::Shared(t) => t.probe(board),
+            Table::Local(t) => t.probe(board),
+        }
+    }
+
+    /// Records a search's result (see [`TranspositionTable::store`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn store(
+        self,
+        board: &Board,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        best_move: Option<crate::board::Square>,
+        level: Level,
+        nodes: u64,
+    ) {
+        match self {
+            Table::Shared(t) => t.store(board, alpha, beta, score, best_move, level, nodes),
+            Table::Local(t) => t.store(board, alpha, beta, score, best_move, level, nodes),
+        }
+    }
+}
+
 /// One thread's search: the shared table, its node count and options.
 pub(crate) struct Search<'a> {
     pub(crate) tt: &'a TranspositionTable,
@@ -190,11 +227,11 @@ impl<'a> Search<'a> {
 
     /// The table for boards of `n` empties: this thread's local table up to
     /// `LOCAL_TABLE_MAX_EMPTIES`, the shared one above.
-    #[inline]
-    pub(crate) fn table(&self, n: u32) -> &TranspositionTable {
+    #[inline(always)]
+    pub(crate) fn table(&self, n: u32) -> Table<'_> {
         match &self.local {
-            Some(local) if n <= LOCAL_TABLE_MAX_EMPTIES => local.get(),
-            _ => self.tt,
+            Some(local) if n <= LOCAL_TABLE_MAX_EMPTIES => Table::Local(local.get()),
+            _ => Table::Shared(self.tt),
         }
     }
 

@@ -44,7 +44,7 @@ pub struct TtHit {
     pub level: Level,
 }
 
-const NO_MOVE: u64 = 64;
+pub(super) const NO_MOVE: u64 = 64;
 
 #[derive(Default)]
 struct Entry {
@@ -70,8 +70,8 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 // SAFETY: a bucket is atomics only; all zero is an empty bucket (generation 0 is never live).
 unsafe impl Zeroable for Bucket {}
 
-/// Data word layout.
-mod data {
+/// Data word layout (bits 56-63 are free: the local table keeps its entries' costs there).
+pub(super) mod data {
     pub const fn pack(
         lower: i32,
         upper: i32,
@@ -104,6 +104,79 @@ mod data {
     }
     pub const fn generation(d: u64) -> u8 {
         ((d >> 32) & 0xFF) as u8
+    }
+}
+
+/// The bounds a search with window (`alpha`, `beta`) that returned `score` proves.
+#[inline(always)]
+pub(super) fn bounds(alpha: i32, beta: i32, score: i32) -> (i32, i32) {
+    if score <= alpha {
+        (-64, score)
+    } else if score >= beta {
+        (score, 64)
+    } else {
+        (score, score)
+    }
+}
+
+/// What to store over a live entry of the same board (data word `old`): its bounds
+/// merged with the new ones (`lower`, `upper` from a search at `level` with window
+/// `alpha`, `beta` that returned `score`), and its best move when there is no new one;
+/// `None` when the stored bounds are of a more trusted level and stay.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn merge(
+    old: u64,
+    level: Level,
+    (mut lower, mut upper): (i32, i32),
+    alpha: i32,
+    beta: i32,
+    score: i32,
+    best: u64,
+) -> Option<(i32, i32, u64)> {
+    let old_level = Level::from_bits(data::level(old));
+    if old_level > level {
+        return None;
+    }
+    if old_level == level {
+        lower = lower.max(data::lower(old));
+        upper = upper.min(data::upper(old));
+    }
+    if lower > upper {
+        // Cannot happen with exact searches; trust the newer result.
+        (lower, upper) = bounds(alpha, beta, score);
+    }
+    let best = if best == NO_MOVE {
+        data::best(old)
+    } else {
+        best
+    };
+    Some((lower, upper, best))
+}
+
+/// Replacement order of a bucket's entries (lowest first): dead entries, then older
+/// searches' entries, then the one whose search cost fewest nodes (log2 `cost`, cheapest
+/// to redo).
+#[inline(always)]
+pub(super) fn victim_rank(d: u64, cost: u64, generation: u8, date: u8) -> u32 {
+    if data::generation(d) != generation {
+        0
+    } else if data::date(d) != date {
+        1 + cost as u32
+    } else {
+        100 + cost as u32
+    }
+}
+
+/// The hit a live entry's data word gives.
+#[inline(always)]
+pub(super) fn hit(d: u64) -> TtHit {
+    let best = data::best(d);
+    TtHit {
+        lower: data::lower(d),
+        upper: data::upper(d),
+        best_move: (best != NO_MOVE).then(|| Square::from_index(best as u32)),
+        level: Level::from_bits(data::level(d)),
     }
 }
 
@@ -165,29 +238,6 @@ impl TranspositionTable {
     /// Identifies the table's current contents (see the field).
     pub(crate) fn epoch(&self) -> u64 {
         self.epoch.load(Relaxed)
-    }
-
-    /// Forgets every entry, as [`TranspositionTable::clear`], through a shared reference:
-    /// a thread's local table is reached through one. The rare full zeroing is done word
-    /// by word, which is slow only for big tables.
-    pub(crate) fn forget(&self) {
-        let g = self.generation.load(Relaxed) + 1;
-        if g > 255 {
-            for bucket in self.buckets.iter() {
-                for e in &bucket.entries {
-                    e.player_x.store(0, Relaxed);
-                    e.opponent_x.store(0, Relaxed);
-                    e.data.store(0, Relaxed);
-                }
-                for c in &bucket.costs {
-                    c.store(0, Relaxed);
-                }
-            }
-            self.generation.store(1, Relaxed);
-        } else {
-            self.generation.store(g, Relaxed);
-        }
-        self.epoch.store(new_epoch(), Relaxed);
     }
 
     /// Size in bytes.
@@ -255,13 +305,7 @@ impl TranspositionTable {
                 && e.opponent_x.load(Relaxed) ^ c == board.opponent
                 && data::generation(d) == generation
             {
-                let best = data::best(d);
-                return Some(TtHit {
-                    lower: data::lower(d),
-                    upper: data::upper(d),
-                    best_move: (best != NO_MOVE).then(|| Square::from_index(best as u32)),
-                    level: Level::from_bits(data::level(d)),
-                });
+                return Some(hit(d));
             }
         }
         None
@@ -283,13 +327,7 @@ impl TranspositionTable {
         level: Level,
         nodes: u64,
     ) {
-        let (mut lower, mut upper) = if score <= alpha {
-            (-64, score)
-        } else if score >= beta {
-            (score, 64)
-        } else {
-            (score, score)
-        };
+        let (mut lower, mut upper) = bounds(alpha, beta, score);
         let generation = self.current_generation();
         let date = self.date.load(Relaxed) as u8;
         let bucket = self.bucket(board);
@@ -298,51 +336,24 @@ impl TranspositionTable {
 
         // The same position: merge the bounds, keep the old best move if none is new.
         let mut victim = None;
-        let mut victim_rank = u32::MAX;
+        let mut victim_rank_min = u32::MAX;
         for (k, e) in bucket.entries.iter().enumerate() {
             let d = e.data.load(Relaxed);
-            let live = data::generation(d) == generation;
             let c = check(d);
-            if live
+            if data::generation(d) == generation
                 && e.player_x.load(Relaxed) ^ c == board.player
                 && e.opponent_x.load(Relaxed) ^ c == board.opponent
             {
-                let old = Level::from_bits(data::level(d));
-                if old > level {
+                let Some(merged) = merge(d, level, (lower, upper), alpha, beta, score, best) else {
                     return;
-                }
-                if old == level {
-                    lower = lower.max(data::lower(d));
-                    upper = upper.min(data::upper(d));
-                }
-                if lower > upper {
-                    // Cannot happen with exact searches; trust the newer result.
-                    (lower, upper) = if score <= alpha {
-                        (-64, score)
-                    } else if score >= beta {
-                        (score, 64)
-                    } else {
-                        (score, score)
-                    };
-                }
-                if best == NO_MOVE {
-                    best = data::best(d);
-                }
+                };
+                (lower, upper, best) = merged;
                 victim = Some(k);
                 break;
             }
-            // Dead entries first, then older searches' entries, then the one that cost
-            // fewest nodes (cheapest to redo).
-            let entry_cost = bucket.costs[k].load(Relaxed) as u32;
-            let rank = if !live {
-                0
-            } else if data::date(d) != date {
-                1 + entry_cost
-            } else {
-                100 + entry_cost
-            };
-            if rank < victim_rank {
-                victim_rank = rank;
+            let rank = victim_rank(d, bucket.costs[k].load(Relaxed), generation, date);
+            if rank < victim_rank_min {
+                victim_rank_min = rank;
                 victim = Some(k);
             }
         }
