@@ -16,6 +16,12 @@
 /// 7 -> 965 M nodes 30.8 s. FFO 40-49 alternating, 5 against 6: nodes x0.863, time x1.086
 /// (95 % CI 1.040-1.134); random-18-24 nodes: 5 -> 3.82 G, 6 -> 4.44 G, 7 -> 5.62 G
 /// (results/README.md).
+/// Ordering the shallow band's 5-empty nodes by fastest-first (`ordering::fastest_first`,
+/// light form) instead of parity and square class saves nodes but not time. FFO 40-49,
+/// one thread, alternating in one run: sorted 577.2 M nodes 41.8 s; parity 632.7 M
+/// 40.4 s (bench: 174.1 M against 192.6 M nodes). Held out (the first six of
+/// `results/speed/2026-11-25-heldout-22-25-seed3141.obf`, one thread, two alternating
+/// rounds): nodes x0.96, time x1.04. Not kept.
 pub const SHALLOW_MAX_EMPTIES: u32 = 5;
 
 /// Highest number of empties whose nodes use the searching thread's own small table
