@@ -5,7 +5,7 @@
 use super::account::{Band, Event};
 use super::entry::Entries;
 use super::level::Level;
-use super::ordering::{fastest_first, odd_quadrants};
+use super::ordering::{fastest_first_with, odd_quadrants};
 use super::{Search, TranspositionTable};
 use crate::board::kernels::Kernels;
 use crate::board::{Bitboard, Board, Square};
@@ -22,6 +22,9 @@ use arrayvec::ArrayVec;
 pub(crate) struct Move {
     pub sq: u8,
     pub child: Board,
+    /// The child's legal moves (its side to move's), computed for the ordering and
+    /// handed to the child's search, which would otherwise compute them again.
+    pub moves: u64,
     pub score: i32,
     /// The shallow evaluation search's value of the move for the side to move, in
     /// evaluation units (a fail-soft upper bound when low), or `NO_EVAL`.
@@ -52,10 +55,12 @@ pub(crate) fn scored_moves<K: Kernels>(
         if let Some(tt) = prefetch {
             tt.prefetch(&child);
         }
+        let child_moves = K::legal_moves(child.player, child.opponent);
         list.push(Move {
             sq: sq.index() as u8,
             child,
-            score: fastest_first::<K>(&child, sq, odd, tt_move, light),
+            moves: child_moves,
+            score: fastest_first_with(&child, child_moves, sq, odd, tt_move, light),
             eval: NO_EVAL,
         });
     }
@@ -155,7 +160,8 @@ impl Search<'_> {
         }
     }
 
-    /// Solves a board with `n` empties, `n > SHALLOW_MAX_EMPTIES`.
+    /// Solves a board with `n` empties, `n > SHALLOW_MAX_EMPTIES`, whose side to move has
+    /// the legal moves `moves`.
     ///
     /// Cheap things first: the table's bounds, then the table's move (searched before any
     /// ordering work, since at a cut node it usually cuts), then enhanced transposition
@@ -164,6 +170,7 @@ impl Search<'_> {
     pub(crate) fn search_endgame<K: Entries>(
         &mut self,
         b: Board,
+        moves: u64,
         alpha: i32,
         beta: i32,
         n: u32,
@@ -201,12 +208,13 @@ impl Search<'_> {
                 beta = beta.min(h.upper);
             }
         }
-        let mut moves = K::legal_moves(b.player, b.opponent);
+        let mut moves = moves;
         if moves == 0 {
-            if K::legal_moves(b.opponent, b.player) == 0 {
+            let theirs = K::legal_moves(b.opponent, b.player);
+            if theirs == 0 {
                 return b.final_score();
             }
-            return -K::endgame(self, b.pass(), -beta, -alpha, n);
+            return -K::endgame(self, b.pass(), theirs, -beta, -alpha, n);
         }
         if self.level.is_probcut()
             && n >= MPC_MIN_EMPTIES
@@ -310,11 +318,12 @@ impl Search<'_> {
             select_next(&mut list, i);
             let mv = list[i];
             let v = if searched + i == 0 {
-                -self.search_in::<K>(mv.child, -beta, -alpha, n - 1)
+                -self.search_child_in::<K>(mv.child, mv.moves, -beta, -alpha, n - 1)
             } else {
-                let mut v = -self.search_in::<K>(mv.child, -alpha - 1, -alpha, n - 1);
+                let mut v =
+                    -self.search_child_in::<K>(mv.child, mv.moves, -alpha - 1, -alpha, n - 1);
                 if v > alpha && v < beta {
-                    v = -self.search_in::<K>(mv.child, -beta, -alpha, n - 1);
+                    v = -self.search_child_in::<K>(mv.child, mv.moves, -beta, -alpha, n - 1);
                 }
                 v
             };

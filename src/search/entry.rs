@@ -21,7 +21,7 @@ use crate::eval::{Evaluator, FeatureState};
 /// A kernel set's copies of the search functions that are called, not inlined.
 pub(crate) trait Entries: Kernels + Sized {
     /// `Search::search_endgame`.
-    fn endgame(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32;
+    fn endgame(s: &mut Search<'_>, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32;
     /// `Search::search_rest`.
     fn rest(
         s: &mut Search<'_>,
@@ -33,7 +33,7 @@ pub(crate) trait Entries: Kernels + Sized {
         searched: usize,
     ) -> Option<(i32, u8)>;
     /// `Search::search_shallow`.
-    fn shallow(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32;
+    fn shallow(s: &mut Search<'_>, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32;
     /// `Search::solve_last`.
     fn last(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32;
     /// `Search::solve_last_3`.
@@ -82,14 +82,14 @@ macro_rules! entries {
     ($set:ty $(, $features:literal)?) => {
         impl Entries for $set {
             entry!($set, [$($features)?],
-                fn endgame<>(s, b: Board, alpha: i32, beta: i32, n: u32) -> i32
+                fn endgame<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32
                 => search_endgame);
             entry!($set, [$($features)?],
                 fn rest<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32, searched: usize)
                     -> Option<(i32, u8)>
                 => search_rest);
             entry!($set, [$($features)?],
-                fn shallow<>(s, b: Board, alpha: i32, beta: i32, n: u32) -> i32
+                fn shallow<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32
                 => search_shallow);
             entry!($set, [$($features)?],
                 fn last<>(s, b: Board, alpha: i32, beta: i32, n: u32) -> i32

@@ -296,10 +296,29 @@ impl<'a> Search<'a> {
     /// [`Search::search`] on kernel set `K`.
     #[inline(always)]
     pub(crate) fn search_in<K: Entries>(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n > 4 {
+            let moves = K::legal_moves(b.player, b.opponent);
+            self.search_child_in::<K>(b, moves, alpha, beta, n)
+        } else {
+            K::last(self, b, alpha, beta, n)
+        }
+    }
+
+    /// As [`Self::search_in`], given the legal moves of `b`'s side to move (computed by
+    /// the parent's ordering). Only the bands above the last four take them.
+    #[inline(always)]
+    pub(crate) fn search_child_in<K: Entries>(
+        &mut self,
+        b: Board,
+        moves: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
         if n > SHALLOW_MAX_EMPTIES {
-            K::endgame(self, b, alpha, beta, n)
+            K::endgame(self, b, moves, alpha, beta, n)
         } else if n > 4 {
-            K::shallow(self, b, alpha, beta, n)
+            K::shallow(self, b, moves, alpha, beta, n)
         } else {
             K::last(self, b, alpha, beta, n)
         }

@@ -87,6 +87,21 @@ pub fn fastest_first<K: Kernels>(
     tt_move: Option<Square>,
     light: bool,
 ) -> i32 {
+    let m = K::legal_moves(child.player, child.opponent);
+    fastest_first_with(child, m, sq, odd, tt_move, light)
+}
+
+/// [`fastest_first`] given the child's legal moves `m` (its side to move's), which the
+/// caller keeps for the child's own search.
+#[inline(always)]
+pub fn fastest_first_with(
+    child: &Board,
+    m: u64,
+    sq: Square,
+    odd: u64,
+    tt_move: Option<Square>,
+    light: bool,
+) -> i32 {
     if child.player == 0 {
         return ORDER_WIPEOUT_BONUS;
     }
@@ -95,7 +110,6 @@ pub fn fastest_first<K: Kernels>(
         s += ORDER_TT_MOVE_BONUS;
     }
     let sq = sq.index();
-    let m = K::legal_moves(child.player, child.opponent);
     let mobility = (m.count_ones() + (m & CORNERS).count_ones()) as i32;
     s -= mobility * ORDER_MOBILITY_WEIGHT;
     if light {

@@ -8,11 +8,13 @@ use super::ordering::{SQUARE_CLASSES, odd_quadrants};
 use crate::board::{Bitboard, Board};
 
 impl Search<'_> {
-    /// Solves a board with `n` (> 4) empties in the shallow band.
+    /// Solves a board with `n` (> 4) empties in the shallow band, whose side to move has the
+    /// legal moves `moves`.
     #[inline(always)]
     pub(crate) fn search_shallow<K: Entries>(
         &mut self,
         b: Board,
+        moves: u64,
         alpha: i32,
         beta: i32,
         n: u32,
@@ -21,12 +23,12 @@ impl Search<'_> {
         if let Some(v) = self.stability_cutoff(&b, alpha, n) {
             return v;
         }
-        let moves = K::legal_moves(b.player, b.opponent);
         if moves == 0 {
-            if K::legal_moves(b.opponent, b.player) == 0 {
+            let theirs = K::legal_moves(b.opponent, b.player);
+            if theirs == 0 {
                 return b.final_score();
             }
-            return -K::shallow(self, b.pass(), -beta, -alpha, n);
+            return -K::shallow(self, b.pass(), theirs, -beta, -alpha, n);
         }
         let odd = odd_quadrants(b.empty());
         let mut best = -65;
@@ -38,7 +40,8 @@ impl Search<'_> {
                     let v = if n == 5 {
                         -K::last(self, child, -beta, -alpha, 4)
                     } else {
-                        -K::shallow(self, child, -beta, -alpha, n - 1)
+                        let m = K::legal_moves(child.player, child.opponent);
+                        -K::shallow(self, child, m, -beta, -alpha, n - 1)
                     };
                     if v > best {
                         best = v;
