@@ -52,6 +52,23 @@ pub const LOCAL_TABLE_MAX_EMPTIES: u32 = 12;
 /// 43.5 s; 256 KB up to 10 empties only ([`LOCAL_TABLE_MAX_EMPTIES`]) 607.3 M 41.1 s.
 pub const LOCAL_TABLE_KB: usize = 256;
 
+/// Highest number of empties whose boards use the small local table
+/// ([`LOCAL_TABLE_KB`], in the core's L2 cache); from one more up to
+/// [`LOCAL_TABLE_MAX_EMPTIES`] they use a large one ([`LOCAL_LARGE_TABLE_KB`], in L3),
+/// whose buckets the parent prefetches while it scores its moves, as for the shared
+/// table. The small table alone lost transpositions: FFO 40-59 at two threads took 4.4 %
+/// more nodes than c183a4e with its 4 MB local table (`results/speed`). FFO 40-49, one
+/// thread, `--repeat 2` alternating in one run (nodes, time; AMD EPYC, AVX2): small table
+/// only 1 265.5 M 76.0 s; to 9 then a 4 MB table 1 198.5 M 76.3 s; to 8 then 2 MB
+/// 1 199.2 M 78.9 s. Without the prefetch, in another run: small only 1 265.5 M 73.1 s;
+/// to 8 then 2 MB 1 199.2 M 80.7 s; to 7 then 4 MB 1 183.0 M 87.9 s. Bench nodes: small
+/// only 192.6 M; to 9 then 4 MB 185.9 M; to 8: 184.2 M; to 7: 181.8 M.
+pub const LOCAL_SMALL_MAX_EMPTIES: u32 = 9;
+/// Size in KB of each thread's large local table (see [`LOCAL_SMALL_MAX_EMPTIES`]).
+/// Bench nodes with the small table to 8: 2048 -> 184.6 M, 4096 -> 184.2 M, 8192 ->
+/// 184.1 M.
+pub const LOCAL_LARGE_TABLE_KB: usize = 4096;
+
 /// Lowest number of empties at which enhanced transposition cutoff probes every child
 /// before searching (`search/etc.rs`); the children's buckets are prefetched while the
 /// moves are scored. With the local table (children of up to 12 empties are probed in the

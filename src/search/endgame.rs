@@ -6,7 +6,7 @@ use super::account::{Band, Event};
 use super::entry::Entries;
 use super::level::Level;
 use super::ordering::{fastest_first_with, odd_quadrants};
-use super::{Search, TranspositionTable};
+use super::{Search, Table};
 use crate::board::kernels::Kernels;
 use crate::board::{Bitboard, Board, Square};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
@@ -45,7 +45,7 @@ pub(crate) fn scored_moves<K: Kernels>(
     b: &Board,
     moves: u64,
     tt_move: Option<Square>,
-    prefetch: Option<&TranspositionTable>,
+    prefetch: Option<Table<'_>>,
     list: &mut MoveList,
 ) {
     let light = b.empty_count() < ORDER_FULL_MIN_EMPTIES;
@@ -274,11 +274,18 @@ impl Search<'_> {
     ) -> Option<(i32, u8)> {
         let mut alpha = alpha;
         let etc = self.options.etc && self.options.tt && n >= ETC_MIN_EMPTIES;
-        // Buckets of the shared table are prefetched; the local table is in the core's
-        // cache already, and prefetches there only queued behind each other.
-        let prefetch = etc && !self.uses_local_table(n - 1);
+        // Buckets of the shared and the large local table are prefetched; the small local
+        // table is in the core's cache already, and prefetches there only queued behind
+        // each other.
+        let prefetch = etc && !self.uses_cached_table(n - 1);
         let mut list = MoveList::new();
-        scored_moves::<K>(&b, moves, None, prefetch.then_some(self.tt), &mut list);
+        scored_moves::<K>(
+            &b,
+            moves,
+            None,
+            prefetch.then(|| self.table(n - 1)),
+            &mut list,
+        );
         if etc && let Some(cut) = self.etc_cutoff(&list, beta, n) {
             return Some(cut);
         }

@@ -5,7 +5,9 @@
 //! the subtree cannot repay: with a table of hundreds of MB each one misses every cache.
 //! Their transpositions are local (a few moves played in another order), so a table of a
 //! few hundred KB per thread (`settings::LOCAL_TABLE_KB`), which stays in that core's L2
-//! cache, finds most of them.
+//! cache, finds most of them. The fewer nodes just above them (to
+//! `settings::LOCAL_TABLE_MAX_EMPTIES`) repay a larger table, in L3, whose buckets the
+//! parent prefetches ([`LocalTables`]).
 //! Entries are facts about a board (bounds with their trust level), so a local table
 //! gives the same scores as the shared one; it is emptied when the shared table it works
 //! beside is cleared, so that one thread's node counts repeat.
@@ -26,7 +28,7 @@ use super::table_memory::{Zeroable, ZeroedSlice};
 use super::tt::{NO_MOVE, TtHit, bounds, data, hit, merge, victim_rank};
 use crate::board::key::board_key;
 use crate::board::{Board, Square};
-use crate::settings::LOCAL_TABLE_KB;
+use crate::settings::{LOCAL_LARGE_TABLE_KB, LOCAL_TABLE_KB};
 use std::cell::{Cell, OnceCell};
 
 /// Entries per bucket: four keys, then their four data words, in one cache line.
@@ -90,6 +92,19 @@ impl DenseTable {
         (&self.buckets[i], board_key(board.player, board.opponent))
     }
 
+    /// Starts loading the bucket of `board` into the cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, board: &Board) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p: *const Bucket = self.bucket(board).0;
+            // SAFETY: prefetching is a hint with no memory effects; the pointer is valid.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+            }
+        }
+    }
+
     /// Bounds stored for `board`, if any.
     #[inline(always)]
     pub(crate) fn probe(&self, board: &Board) -> Option<TtHit> {
@@ -148,18 +163,42 @@ impl DenseTable {
     }
 }
 
+/// A thread's two tables: a small one for the most numerous nodes, which stays in the
+/// core's L2 cache, and a larger one for the fewer, costlier nodes above them, whose
+/// buckets the parent prefetches (`settings::LOCAL_SMALL_MAX_EMPTIES`).
+pub(crate) struct LocalTables {
+    /// Boards of up to `LOCAL_SMALL_MAX_EMPTIES` empties.
+    pub(crate) small: DenseTable,
+    /// Boards of more empties, up to `LOCAL_TABLE_MAX_EMPTIES`.
+    pub(crate) large: DenseTable,
+}
+
+impl LocalTables {
+    fn new() -> std::io::Result<LocalTables> {
+        Ok(LocalTables {
+            small: DenseTable::new_kb(LOCAL_TABLE_KB)?,
+            large: DenseTable::new_kb(LOCAL_LARGE_TABLE_KB)?,
+        })
+    }
+
+    fn forget(&self) {
+        self.small.forget();
+        self.large.forget();
+    }
+}
+
 thread_local! {
-    /// This thread's table, made on its first search and freed when the thread ends.
-    static TABLE: OnceCell<DenseTable> = const { OnceCell::new() };
+    /// This thread's tables, made on its first search and freed when the thread ends.
+    static TABLE: OnceCell<LocalTables> = const { OnceCell::new() };
     /// The epoch of the shared table's contents the local table last worked beside.
     static SERVED: Cell<u64> = const { Cell::new(0) };
 }
 
-/// The calling thread's local table. Neither `Send` nor `Sync` (a raw pointer): it must
-/// stay on the thread whose table it points to, which keeps that table alive.
+/// The calling thread's local tables. Neither `Send` nor `Sync` (a raw pointer): it must
+/// stay on the thread whose tables it points to, which keeps them alive.
 #[derive(Clone, Copy)]
 pub(crate) struct LocalTable {
-    table: *const DenseTable,
+    table: *const LocalTables,
 }
 
 /// Makes the calling thread's table now, so that a thread that cannot have its memory
@@ -167,7 +206,7 @@ pub(crate) struct LocalTable {
 pub(crate) fn prepare() -> std::io::Result<()> {
     TABLE.with(|t| {
         if t.get().is_none() {
-            let _ = t.set(DenseTable::new_kb(LOCAL_TABLE_KB)?);
+            let _ = t.set(LocalTables::new()?);
         }
         Ok(())
     })
@@ -177,12 +216,11 @@ impl LocalTable {
     /// The calling thread's local table, emptied first if it last worked beside other
     /// contents than `shared`'s.
     pub(crate) fn of_this_thread(shared: &TranspositionTable) -> LocalTable {
-        let table: *const DenseTable = TABLE.with(|t| {
+        let table: *const LocalTables = TABLE.with(|t| {
             t.get_or_init(|| {
                 // Made ahead by `prepare` on every thread of a solver made by
                 // `Solver::try_new`; only a thread it did not see gets here.
-                DenseTable::new_kb(LOCAL_TABLE_KB)
-                    .expect("cannot allocate a search thread's local table")
+                LocalTables::new().expect("cannot allocate a search thread's local tables")
             }) as *const _
         });
         let epoch = shared.epoch();
@@ -193,9 +231,9 @@ impl LocalTable {
         LocalTable { table }
     }
 
-    /// The table.
+    /// The tables.
     #[inline]
-    pub(crate) fn get(&self) -> &DenseTable {
+    pub(crate) fn get(&self) -> &LocalTables {
         // SAFETY: the pointer is to this thread's `TABLE`, which is initialised once and
         // lives until the thread ends; a `LocalTable` cannot leave the thread it was made
         // on (it is neither `Send` nor `Sync`), so it is gone before the table is.

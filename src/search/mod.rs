@@ -39,7 +39,9 @@ pub use tt::TranspositionTable;
 use crate::board::Board;
 use crate::board::kernels::Isa;
 use crate::eval::Evaluator;
-use crate::settings::{LOCAL_TABLE_MAX_EMPTIES, SHALLOW_MAX_EMPTIES, STOP_CHECK_INTERVAL};
+use crate::settings::{
+    LOCAL_SMALL_MAX_EMPTIES, LOCAL_TABLE_MAX_EMPTIES, SHALLOW_MAX_EMPTIES, STOP_CHECK_INTERVAL,
+};
 use entry::{Entries, with_kernels};
 mod shallow;
 
@@ -129,6 +131,15 @@ pub(crate) enum Table<'a> {
 }
 
 impl Table<'_> {
+    /// Starts loading the bucket of `board` into the cache.
+    #[inline(always)]
+    pub(crate) fn prefetch(self, board: &Board) {
+        match self {
+            Table::Shared(t) => t.prefetch(board),
+            Table::Local(t) => t.prefetch(board),
+        }
+    }
+
     /// Bounds stored for `board`, if any.
     #[inline(always)]
     pub(crate) fn probe(self, board: &Board) -> Option<tt::TtHit> {
@@ -225,14 +236,23 @@ impl<'a> Search<'a> {
         self.options.eval.0.as_deref()
     }
 
-    /// The table for boards of `n` empties: this thread's local table up to
-    /// `LOCAL_TABLE_MAX_EMPTIES`, the shared one above.
+    /// The table for boards of `n` empties: this thread's small local table up to
+    /// `LOCAL_SMALL_MAX_EMPTIES`, its large one up to `LOCAL_TABLE_MAX_EMPTIES`, the
+    /// shared one above.
     #[inline(always)]
     pub(crate) fn table(&self, n: u32) -> Table<'_> {
         match &self.local {
-            Some(local) if n <= LOCAL_TABLE_MAX_EMPTIES => Table::Local(local.get()),
+            Some(local) if n <= LOCAL_SMALL_MAX_EMPTIES => Table::Local(&local.get().small),
+            Some(local) if n <= LOCAL_TABLE_MAX_EMPTIES => Table::Local(&local.get().large),
             _ => Table::Shared(self.tt),
         }
+    }
+
+    /// True when boards of `n` empties use a table that stays in the core's cache, where
+    /// a prefetch only queues behind the loads it would hide (see `search_rest`).
+    #[inline]
+    pub(crate) fn uses_cached_table(&self, n: u32) -> bool {
+        self.local.is_some() && n <= LOCAL_SMALL_MAX_EMPTIES
     }
 
     /// True when boards of `n` empties use this thread's local table.
