@@ -32,9 +32,9 @@ pub const SHALLOW_MAX_EMPTIES: u32 = 5;
 /// 10 -> 712 M 25.1 s; 12 -> 730 M 24.5 s; 14 -> 750 M 24.8 s (no local table, the run
 /// before: 683 M, x1.14 the time of 10).
 pub const LOCAL_TABLE_MAX_EMPTIES: u32 = 12;
-/// Size of each thread's local table in KB: small enough to stay in the L2 cache of both
-/// CPUs of this machine kind (1 MB per core on the AMD EPYC ones, more on the Intel
-/// ones). At 4 MB the table lived in the AMD machines' L3, and
+/// Size of each thread's small local table in KB: small enough to stay in the L2 cache
+/// of both CPUs of this machine kind (512 KB per core on the AMD EPYC ones, more on the
+/// Intel ones). At 4 MB the table lived in the AMD machines' L3, and
 /// `TranspositionTable::probe` took 44 % of the time of FFO 40-49 at one thread, nearly
 /// all of it on the bucket's load (results/speed/2026-11-25-account-before.md).
 /// FFO 40-49 one thread, AMD EPYC (AVX2), in one alternating run (nodes, time): 4096 ->
