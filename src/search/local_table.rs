@@ -24,7 +24,7 @@
 
 use super::TranspositionTable;
 use super::level::Level;
-use super::table_memory::{Zeroable, ZeroedSlice};
+use super::table_memory::{Zeroable, ZeroedSlice, prefetch};
 use super::tt::{NO_MOVE, TtHit, bounds, data, hit, merge, victim_rank};
 use crate::board::key::board_key;
 use crate::board::{Board, Square};
@@ -95,14 +95,7 @@ impl DenseTable {
     /// Starts loading the bucket of `board` into the cache.
     #[inline(always)]
     pub(crate) fn prefetch(&self, board: &Board) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p: *const Bucket = self.bucket(board).0;
-            // SAFETY: prefetching is a hint with no memory effects; the pointer is valid.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
-            }
-        }
+        prefetch(self.bucket(board).0);
     }
 
     /// Bounds stored for `board`, if any.

@@ -283,14 +283,7 @@ impl TranspositionTable {
     /// later does not wait for memory.
     #[inline]
     pub fn prefetch(&self, board: &Board) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p: *const Bucket = self.bucket(board);
-            // SAFETY: prefetching is a hint with no memory effects; the pointer is valid.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
-            }
-        }
+        super::table_memory::prefetch(self.bucket(board));
     }
 
     /// Bounds stored for `board`, if any. Always inlined: into a kernel set's entry it is
