@@ -478,6 +478,23 @@ fn class(mode: Mode, v: i32) -> i32 {
     if mode == Mode::Wld { v.signum() } else { v }
 }
 
+/// A null-window probe's answer `v` (fail-soft) against `beta`, in the mode's terms: a
+/// lower bound when at least `beta`, else an upper bound. Every final disc difference is
+/// even (64 discs; empty squares go to the winner), so in exact mode an odd bound, which
+/// only a multi-probcut cut leaves (it answers with the window's edge), tightens to the
+/// even score beyond it: "at least 3" is "at least 4". Without this a probable pass could
+/// settle on a score no game ends with (`-1@73%` in exact mode).
+fn probe_bound(mode: Mode, v: i32, beta: i32) -> i32 {
+    let v = class(mode, v);
+    if mode == Mode::Wld || v % 2 == 0 {
+        v
+    } else if v >= beta {
+        v + 1
+    } else {
+        v - 1
+    }
+}
+
 fn solve_root(
     s: &mut Search,
     board: Board,
@@ -712,7 +729,7 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
                 break;
             }
             let m = &mut root[k];
-            let r = class(mode, -s.search(m.child, -beta, -(beta - 1), n - 1));
+            let r = probe_bound(mode, -s.search(m.child, -beta, -(beta - 1), n - 1), beta);
             if s.stopped {
                 return;
             }
@@ -743,7 +760,7 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
         let children: Vec<Board> = ties.iter().map(|&k| root[k].child).collect();
         let results = Mutex::new(Vec::new());
         if !s.share_out(children.len(), |h, i| {
-            let r = class(mode, -h.search(children[i], -lo, -(lo - 1), n - 1));
+            let r = probe_bound(mode, -h.search(children[i], -lo, -(lo - 1), n - 1), lo);
             if !h.stopped {
                 results.lock().expect("no panics").push((ties[i], r));
             }
@@ -762,7 +779,7 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
     }
     for m in root.iter_mut() {
         if m.upper == lo && m.lower < lo {
-            let r = class(mode, -s.search(m.child, -lo, -(lo - 1), n - 1));
+            let r = probe_bound(mode, -s.search(m.child, -lo, -(lo - 1), n - 1), lo);
             if s.stopped {
                 return;
             }
@@ -786,7 +803,11 @@ fn probe_shared(s: &mut Search, moves: &mut [RootMove], n: u32, mode: Mode, beta
     let children: Vec<Board> = todo.iter().map(|&k| moves[k].child).collect();
     let results = Mutex::new(Vec::new());
     s.share_out(children.len(), |h, i| {
-        let r = class(mode, -h.search(children[i], -beta, -(beta - 1), n - 1));
+        let r = probe_bound(
+            mode,
+            -h.search(children[i], -beta, -(beta - 1), n - 1),
+            beta,
+        );
         if h.stopped {
             return false;
         }
