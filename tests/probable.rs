@@ -49,3 +49,91 @@ fn probable_scores_are_scores_a_game_can_end_with() {
         }
     }
 }
+
+/// `finale generate --play eval --seed 77 --count 8 --empties 27`, the 8th: 27 empties,
+/// deeper than any level's promise was checked at (settings::MPC_CHECKED_MAX_EMPTIES),
+/// and quick at 73 %.
+const DEEP: &str = "----OOO---X-OO----OXOXOO--OOXXOO--OOOXXO--OOOXX---OOXX-----XXXX- O";
+
+/// 18 empties, within every level's checked range.
+const SHALLOW: &str = ODD_BEFORE[5];
+
+/// An answer from deeper than its level was checked at says so wherever it is shown:
+/// the solve report, the pass lines, the suite's table and its CSV.
+#[test]
+fn answers_deeper_than_their_level_was_checked_at_are_marked() {
+    use assert_cmd::cargo::cargo_bin_cmd;
+    let out = cargo_bin_cmd!("finale")
+        .args([
+            "solve",
+            DEEP,
+            "--selectivity",
+            "73",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "16",
+        ])
+        .arg("--progress")
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let score = text
+        .lines()
+        .find(|l| l.starts_with("score"))
+        .expect("score");
+    assert!(
+        score.contains("@73%? (probable: multi-probcut; 73% checked up to"),
+        "{text}"
+    );
+    let pass = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("73%"))
+        .expect("pass");
+    assert!(pass.trim_start().starts_with("73%?"), "{text}");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let obf = dir.path().join("two.obf");
+    std::fs::write(&obf, format!("{DEEP}\n{SHALLOW}\n")).expect("write");
+    let csv = dir.path().join("two.csv");
+    let out = cargo_bin_cmd!("finale")
+        .args([
+            "suite",
+            "--selectivity",
+            "73",
+            "--threads",
+            "1",
+            "--hash-mb",
+            "16",
+        ])
+        .args(["--no-progress", "--csv"])
+        .arg(&csv)
+        .arg(&obf)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("   ")).collect();
+    let score_of = |row: &str| row.split_whitespace().nth(3).map(String::from);
+    assert!(
+        score_of(rows[1]).is_some_and(|s| s.ends_with('?')),
+        "{text}"
+    );
+    assert!(
+        score_of(rows[2]).is_some_and(|s| !s.ends_with('?')),
+        "{text}"
+    );
+    let mut reader = csv::Reader::from_path(&csv).expect("csv");
+    let promise = reader
+        .headers()
+        .expect("header")
+        .iter()
+        .position(|h| h == "promise")
+        .expect("a promise column");
+    let promises: Vec<String> = reader
+        .records()
+        .map(|r| r.expect("row")[promise].to_string())
+        .collect();
+    assert_eq!(promises, ["unchecked", "checked"]);
+}

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::interrupt::Interrupt;
 use crate::results::format::{
     board_diagram, move_scores_string, moves_string, pass_level, probable_string, pv_head,
-    score_string, wld_string,
+    score_string, unchecked_note, wld_string,
 };
 use crate::search::{
     Mode, PASS_PV_MOVES, PassReport, SolveResult, Solver, SolverOptions, TimedOut,
@@ -74,7 +74,13 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
         ),
     };
     if r.selectivity.is_probcut() {
-        score = format!("{score}@{} (probable: multi-probcut)", r.selectivity);
+        let level = r.selectivity.label(board.empty_count());
+        score = if r.selectivity.checked_at(board.empty_count()) {
+            format!("{score}@{level} (probable: multi-probcut)")
+        } else {
+            let note = unchecked_note(r.selectivity);
+            format!("{score}@{level} (probable: multi-probcut; {note})")
+        };
     }
     let best = if !r.best_moves.is_empty() {
         moves_string(&r.best_moves)

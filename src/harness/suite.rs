@@ -214,7 +214,7 @@ pub fn table_row(row: &Row) -> String {
         row.index,
         row.position.board.empty_count(),
         best,
-        score_string(r.mode, r.score),
+        probable_score(r, row.position.board.empty_count()),
         expected,
         ok,
         r.nodes,
@@ -222,6 +222,18 @@ pub fn table_row(row: &Row) -> String {
         r.nps() / 1e6,
         pv_head(&r.pv, 8)
     )
+}
+
+/// A row's score: `+18`, with `?` after it when it is a probable answer whose level's
+/// promise was not checked at the position's number of empties (`+18?`; the run's level
+/// is in the table's heading).
+fn probable_score(r: &crate::search::SolveResult, empties: u32) -> String {
+    let score = score_string(r.mode, r.score);
+    if r.selectivity.checked_at(empties) {
+        score
+    } else {
+        format!("{score}?")
+    }
 }
 
 /// Runs a suite: reads every file first (so a malformed line in the last file is reported
@@ -374,10 +386,19 @@ pub fn run_suite(
         print(
             out,
             &format!(
-                "{} ({} positions, {} mode)\n",
+                "{} ({} positions, {} mode{})\n",
                 file.display(),
                 records.len(),
-                options.mode.name()
+                options.mode.name(),
+                if options.search.selectivity.is_probcut() {
+                    format!(
+                        ", probable at {}; a score marked ? is from a position deeper than the \
+                         level was checked at",
+                        options.search.selectivity
+                    )
+                } else {
+                    String::new()
+                }
             ),
         )?;
         print(out, &format!("{}\n", table_header()))?;
@@ -660,7 +681,9 @@ mod tests {
             .iter()
             .map(String::from)
             .collect();
-        assert_eq!(header, crate::harness::HEADER);
+        let mut want = crate::harness::HEADER.to_vec();
+        want.extend(crate::results::SUITE_COLUMNS);
+        assert_eq!(header, want);
         let rows: Vec<csv::StringRecord> = reader
             .records()
             .collect::<std::result::Result<_, _>>()

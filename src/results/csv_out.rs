@@ -46,6 +46,12 @@ pub const HEADER: [&str; 29] = [
     "engine_status",
 ];
 
+/// The suite's own columns, written after [`HEADER`]: `promise` is `unchecked` for a
+/// probable answer from a position deeper than its level was checked at
+/// ([`crate::search::Level::checked_at`]), `checked` for another probable answer, and
+/// empty for an exact one. (Readers match columns by name, so older CSVs still read.)
+pub const SUITE_COLUMNS: [&str; 1] = ["promise"];
+
 /// Where a suite's CSV goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CsvTarget {
@@ -119,7 +125,7 @@ impl CsvOut {
             .has_headers(false)
             .from_writer(file);
         let mut out = CsvOut { path, writer };
-        out.write_record(HEADER.iter().map(|s| s.to_string()))?;
+        out.write_record(HEADER.iter().chain(&SUITE_COLUMNS).map(|s| s.to_string()))?;
         Ok(Some(out))
     }
 
@@ -132,7 +138,7 @@ impl CsvOut {
     pub fn write_row(&mut self, row: &Row, info: &RunInfo) -> Result<()> {
         let path = &self.path;
         self.writer
-            .serialize(record(row, info))
+            .serialize((record(row, info), promise(row)))
             .map_err(|source| Error::Csv {
                 path: path.clone(),
                 source,
@@ -203,6 +209,18 @@ fn class(mode: Mode, score: i32) -> i32 {
         score.signum()
     } else {
         score
+    }
+}
+
+/// The `promise` column of a row ([`SUITE_COLUMNS`]).
+fn promise(row: &Row) -> &'static str {
+    let r = &row.result;
+    if row.failure.is_some() || !r.selectivity.is_probcut() {
+        ""
+    } else if r.selectivity.checked_at(row.position.board.empty_count()) {
+        "checked"
+    } else {
+        "unchecked"
     }
 }
 

@@ -1,7 +1,7 @@
 //! Text forms shared by the solve report, the suite table and the CSV.
 
 use crate::board::{Color, Position, Square};
-use crate::search::{Mode, PassReport, PvMove};
+use crate::search::{Level, Mode, PassReport, PvMove};
 
 /// A score as reported: signed (`+18`, `+0`, `-4`); in wld the sign only (`+1`, `0`, `-1`).
 pub fn score_string(mode: Mode, score: i32) -> String {
@@ -16,14 +16,24 @@ pub fn score_string(mode: Mode, score: i32) -> String {
     }
 }
 
-/// The level of a finished pass: `73%` ... `99%` for a multi-probcut pass, `narrow` for
-/// the narrow first guess of an exact solve, `exact`.
-pub fn pass_level(p: &PassReport) -> String {
-    p.level.to_string()
+/// What a `?` after `level` means, in words for reports: `73% checked up to 26 empties
+/// only`.
+pub fn unchecked_note(level: Level) -> String {
+    match level.checked_max_empties() {
+        Some(max) => format!("{level} checked up to {max} empties only"),
+        None => String::new(),
+    }
 }
 
-/// A pass's score as a probable answer with its level: `+64@95%`, `+2@narrow`, or the
-/// plain score of an exact pass.
+/// The level of a finished pass: `73%` ... `99%` for a multi-probcut pass (`73%?` where
+/// the level's promise was not checked at the position's number of empties), `narrow`
+/// for the narrow first guess of an exact solve, `exact`.
+pub fn pass_level(p: &PassReport) -> String {
+    p.level.label(p.empties)
+}
+
+/// A pass's score as a probable answer with its level: `+64@95%`, `+16@73%?`, `+2@narrow`,
+/// or the plain score of an exact pass.
 pub fn probable_string(mode: Mode, p: &PassReport) -> String {
     let score = score_string(mode, p.score);
     if !p.level.is_exact() {

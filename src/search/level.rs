@@ -1,7 +1,7 @@
 //! The selectivity level of a search: how much of the tree it may leave out, and so how
 //! far the bounds it finds, and stores in the table, can be trusted.
 
-use crate::settings::MPC_LEVELS;
+use crate::settings::{MPC_CHECKED_MAX_EMPTIES, MPC_LEVELS};
 use std::fmt;
 
 /// A search's selectivity, ordered by trust: the narrow first guess, then the
@@ -99,6 +99,36 @@ impl Level {
         }
     }
 
+    /// Whether this level's promise was checked on held-out positions of `empties` empty
+    /// squares ([`MPC_CHECKED_MAX_EMPTIES`]). Exact answers (and the narrow search, which
+    /// only serves an exact solve) need no check.
+    pub const fn checked_at(self, empties: u32) -> bool {
+        match self.checked_max_empties() {
+            Some(max) => empties <= max,
+            None => true,
+        }
+    }
+
+    /// The most empties at which a multi-probcut level's promise was checked
+    /// ([`MPC_CHECKED_MAX_EMPTIES`]); `None` for exact and narrow.
+    pub const fn checked_max_empties(self) -> Option<u32> {
+        match self.probcut_index() {
+            Some(k) => Some(MPC_CHECKED_MAX_EMPTIES[k]),
+            None => None,
+        }
+    }
+
+    /// The level as an answer from a position of `empties` empties reports it: as its
+    /// [`Display`](fmt::Display) (`95%`, `exact`), with `?` added where the promise was
+    /// not checked at that many empties (`95%?`).
+    pub fn label(self, empties: u32) -> String {
+        if self.checked_at(empties) {
+            self.to_string()
+        } else {
+            format!("{self}?")
+        }
+    }
+
     /// The byte the table stores (order preserved).
     pub(crate) const fn to_bits(self) -> u8 {
         self.0
@@ -162,6 +192,18 @@ mod tests {
         assert_eq!(Level::NARROW.to_string(), "narrow");
         assert_eq!(Level::probcut(2).probcut_sigmas(), Some(4.0));
         assert_eq!(Level::EXACT.probcut_sigmas(), None);
+    }
+
+    #[test]
+    fn levels_beyond_their_checked_empties_say_so() {
+        let deepest = MPC_CHECKED_MAX_EMPTIES[0];
+        let l = Level::probcut(0);
+        assert_eq!(l.label(deepest), "73%");
+        assert_eq!(l.label(deepest + 1), "73%?");
+        assert_eq!(l.label(8), "73%");
+        assert_eq!(Level::EXACT.label(60), "exact");
+        assert_eq!(Level::NARROW.label(60), "narrow");
+        assert!(!l.checked_at(60) && Level::EXACT.checked_at(60));
     }
 
     #[test]

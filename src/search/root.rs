@@ -382,6 +382,9 @@ pub struct PassReport {
     /// Its level: a multi-probcut level, the narrow first guess of an exact solve, or
     /// exact.
     pub level: Level,
+    /// Empty squares of the position solved (whose level's promise may not have been
+    /// checked at that many: [`Level::label`]).
+    pub empties: u32,
     /// The score it found, for the side to move at the root.
     pub score: i32,
     /// Its best move (`None` when the root has no move).
@@ -423,6 +426,7 @@ impl Passes<'_> {
         table_line(s, best.child, PASS_PV_MOVES - 1, &mut pv);
         (self.report)(&PassReport {
             level: s.level,
+            empties: best.child.empty_count() + 1,
             score: best.lower,
             best: Some(best.sq),
             pv,
