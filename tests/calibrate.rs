@@ -35,6 +35,10 @@ fn positions(dir: &TempDir) -> std::path::PathBuf {
 }
 
 fn calibrate(obf: &std::path::Path, csv: &std::path::Path) -> String {
+    calibrate_with(obf, csv, &[])
+}
+
+fn calibrate_with(obf: &std::path::Path, csv: &std::path::Path, more: &[&str]) -> String {
     let out = cargo_bin_cmd!("finale")
         .args([
             "calibrate",
@@ -45,6 +49,7 @@ fn calibrate(obf: &std::path::Path, csv: &std::path::Path) -> String {
             "--hash-mb",
             "4",
         ])
+        .args(more)
         .arg(obf)
         .arg("--csv")
         .arg(csv)
@@ -145,6 +150,56 @@ fn rows_and_verdicts_match_the_reference_and_a_rerun_resumes() {
     let again = rows(&csv);
     assert_eq!(again.len(), 8 * 3);
     assert_eq!(again[..23], all[..23]);
+}
+
+/// Exact answers from a batch (one best move each, no ties) stand in for the exact
+/// solves: nothing is solved again, and each probable move that differs from the label's
+/// is judged by its own exact search, as the reference judges it.
+#[test]
+fn batch_labels_stand_in_for_exact_solves() {
+    let dir = TempDir::new().unwrap();
+    let obf = positions(&dir);
+    let labels = dir.path().join("labels.csv");
+    let out = cargo_bin_cmd!("finale")
+        .args(["batch", "--threads", "2", "--hash-mb", "4", "--no-progress"])
+        .arg("--out")
+        .arg(&labels)
+        .arg(&obf)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let label_rows = rows(&labels);
+    let csv = dir.path().join("cal.csv");
+    let arg = labels.to_str().unwrap();
+    calibrate_with(&obf, &csv, &["--labels", arg]);
+    let all = rows(&csv);
+    assert_eq!(all.len(), 8 * 3);
+    let mut beyond_label = 0;
+    for row in &all {
+        let label = label_rows
+            .iter()
+            .find(|l| l["key"] == row["key"])
+            .expect("every position labelled");
+        let (score, best) = reference(&row["board"]);
+        assert_eq!(row["exact_score"].parse::<i32>().unwrap(), score, "{row:?}");
+        // Not solved again: the exact figures are the batch's.
+        assert_eq!(row["exact_nodes"], label["nodes"], "{row:?}");
+        assert_eq!(
+            row["move_ok"] == "true",
+            best.contains(&row["move"]),
+            "{row:?}"
+        );
+        if row["move"] != label["best_moves"] && row["selectivity"] != "100" {
+            beyond_label += 1;
+        }
+    }
+    // The set has probable moves other than the label's (tied or worse), so the check
+    // of such moves was exercised.
+    assert!(beyond_label > 0, "{all:?}");
 }
 
 #[test]

@@ -382,6 +382,11 @@ pub(crate) struct CalibrateArgs {
     /// No progress bar (it is shown on stderr only when stderr is a terminal).
     #[arg(long)]
     pub(crate) no_progress: bool,
+    /// Batch or suite CSVs of exact answers (e.g. `finale batch` labels): a position they
+    /// solved is not solved again; a probable move other than the best move they name is
+    /// checked by one exact null-window search.
+    #[arg(long, value_name = "CSV", value_delimiter = ',')]
+    pub(crate) labels: Vec<PathBuf>,
 }
 
 /// Batch solves exactly only (its rows are keyed by position and mode, so a probable

@@ -24,6 +24,7 @@ pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Re
         csv: args.csv,
         interrupt: on_signals()?,
         progress: !args.no_progress,
+        labels: args.labels,
     };
     match harness::calibrate::run_calibrate(&args.files, &options, out) {
         Err(finale::Error::Calibrate(e @ finale::error::CalibrateError::Stopped { .. })) => {

@@ -39,6 +39,109 @@ pub struct CalibrateOptions {
     pub interrupt: crate::interrupt::Interrupt,
     /// A progress bar on stderr, when it is a terminal.
     pub progress: bool,
+    /// Suite or batch CSVs whose exact answers stand in for the exact solves of their
+    /// positions (`finale batch` labels made once, perhaps on other machines). They name
+    /// one best move each (no ties), so a probable move that differs from it is checked
+    /// by one exact null-window search of the position after it.
+    pub labels: Vec<PathBuf>,
+}
+
+/// An exact answer read from a suite or batch CSV ([`CalibrateOptions::labels`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    /// The exact score.
+    pub score: i32,
+    /// The best moves it names, space-separated (one, unless solved with `--ties`).
+    pub best_moves: String,
+    /// Nodes of that solve.
+    pub nodes: u64,
+    /// Seconds of that solve.
+    pub time_s: f64,
+    /// Revision of the finale that solved it.
+    pub git_rev: String,
+}
+
+/// The exact answers of the suite or batch CSVs `paths`, by position key: rows of mode
+/// `exact` that were solved (timeouts, errors and other modes are skipped). Two rows of
+/// one position that disagree are refused: one of them is wrong.
+pub fn read_labels(paths: &[PathBuf]) -> Result<HashMap<String, Label>> {
+    use crate::results::csv_in::read_row;
+    use crate::results::{BatchColumns, CsvRow};
+    let mut labels: HashMap<String, Label> = HashMap::new();
+    for path in paths {
+        let bad = |line: u64, what: String| {
+            Error::from(CalibrateError::BadLabels {
+                path: path.clone(),
+                line,
+                what,
+            })
+        };
+        let mut reader = csv::Reader::from_path(path).map_err(|e| match e.into_kind() {
+            csv::ErrorKind::Io(source) => Error::Io {
+                path: path.clone(),
+                source,
+            },
+            kind => bad(1, format!("{kind:?}")),
+        })?;
+        let header = reader
+            .headers()
+            .map_err(|e| bad(1, format!("no header ({e})")))?
+            .clone();
+        if !["key", "mode", "score", "best_moves"]
+            .iter()
+            .all(|c| header.iter().any(|h| h == *c))
+        {
+            return Err(bad(
+                1,
+                "not a suite or batch CSV (no key, mode, score or best_moves column)".into(),
+            ));
+        }
+        for record in reader.records() {
+            let record = record.map_err(|e| {
+                let line = e.position().map_or(0, |p| p.line());
+                bad(line, format!("not a CSV row ({e})"))
+            })?;
+            let line = record.position().map_or(0, |p| p.line());
+            let row: CsvRow =
+                read_row(&record, &header).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
+            let batch: BatchColumns =
+                read_row(&record, &header).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
+            let solved = batch.status == "solved"
+                || (batch.status.is_empty()
+                    && (row.engine_status.is_empty() || row.engine_status == "solved"));
+            let (Some(score), true, true) = (row.score, row.mode == "exact", solved) else {
+                continue;
+            };
+            if row.key.is_empty() || row.best_moves.is_empty() {
+                continue;
+            }
+            let time_s = crate::results::csv_in::parse_seconds(&row.time_s)
+                .ok_or_else(|| bad(line, "bad time_s".into()))?;
+            let label = Label {
+                score,
+                best_moves: row.best_moves,
+                nodes: row.nodes.unwrap_or(0),
+                time_s,
+                git_rev: row.git_rev,
+            };
+            match labels.get(&row.key) {
+                Some(old) if old.score != label.score => {
+                    return Err(bad(
+                        line,
+                        format!(
+                            "position {} scored {:+} here and {:+} before",
+                            row.key, label.score, old.score
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    labels.insert(row.key, label);
+                }
+            }
+        }
+    }
+    Ok(labels)
 }
 
 /// One CSV row: a position solved at one selectivity, beside its exact solve.
@@ -64,7 +167,9 @@ pub struct CalRow {
     pub best_moves: String,
     /// The exact score.
     pub exact_score: i32,
-    /// Every exactly best move, space-separated.
+    /// The exactly best moves known, space-separated: every one when the exact solve was
+    /// made here (it finds ties); with `--labels`, the label's and every probable move
+    /// proven best so far.
     pub exact_moves: String,
     /// Score equal to the exact score.
     pub score_ok: bool,
@@ -270,6 +375,33 @@ fn row_of(
     }
 }
 
+/// The exact row of `pos` made from its `label` instead of a solve.
+fn label_row(pos: &Position, file: &str, line: usize, label: &Label, hash_mb: usize) -> CalRow {
+    let first = label.best_moves.split(' ').next().unwrap_or("").to_string();
+    CalRow {
+        key: crate::board::key::key_hex(crate::board::key::position_key(pos)),
+        file: file.to_string(),
+        line,
+        board: pos.to_string(),
+        empties: pos.board.empty_count(),
+        selectivity: 100,
+        score: label.score,
+        r#move: first,
+        best_moves: label.best_moves.clone(),
+        exact_score: label.score,
+        exact_moves: label.best_moves.clone(),
+        score_ok: true,
+        move_ok: true,
+        abs_error: 0,
+        nodes: label.nodes,
+        time_s: label.time_s,
+        exact_nodes: label.nodes,
+        exact_time_s: label.time_s,
+        hash_mb,
+        git_rev: label.git_rev.clone(),
+    }
+}
+
 /// Reads the rows of an existing calibration CSV, dropping a torn last line (a run killed
 /// while writing it) from the file so that new rows follow a whole one. A file it refuses
 /// is left as it was.
@@ -371,6 +503,37 @@ pub fn parse_rows(bytes: &[u8], path: &Path) -> Result<Vec<CalRow>> {
     }
 }
 
+/// Whether playing `mv` in `pos` keeps the exact score `exact` (an exact null-window
+/// search of the position after it), remembering the answer in `known` (moves proven
+/// best, and not); `None` when the interrupt stopped the search.
+fn is_best(
+    solver: &mut Solver,
+    pos: &Position,
+    mv: &str,
+    exact: i32,
+    known: (&mut HashSet<String>, &mut HashSet<String>),
+) -> Option<bool> {
+    let (best, not_best) = known;
+    if best.contains(mv) {
+        return Some(true);
+    }
+    if not_best.contains(mv) {
+        return Some(false);
+    }
+    let child = Square::parse(mv)
+        .and_then(|sq| pos.board.play(sq))
+        .expect("a probable move is legal");
+    solver.clear();
+    // The move is best when the opponent cannot reach more than -exact after it.
+    let ok = !solver.reaches(child, 1 - exact)?;
+    if ok {
+        best.insert(mv.to_string());
+    } else {
+        not_best.insert(mv.to_string());
+    }
+    Some(ok)
+}
+
 /// Solves every position of `files` exactly and at each of `o.levels` (skipping rows the
 /// CSV already has), prints the table to `out`, and returns it with every row.
 pub fn run_calibrate(
@@ -396,7 +559,17 @@ pub fn run_calibrate(
             }
         }
     }
+    let labels = read_labels(&o.labels)?;
     let old = resume_rows(&o.csv)?;
+    // Moves proven best beyond the exact rows' (a label names one best move; a probable
+    // move that differs is checked, and the row records it among the exact moves).
+    let mut proven: HashMap<String, HashSet<String>> = HashMap::new();
+    for r in old.iter().filter(|r| r.move_ok && !r.r#move.is_empty()) {
+        proven
+            .entry(r.key.clone())
+            .or_default()
+            .insert(r.r#move.clone());
+    }
     let write_err = |source| Error::Write {
         path: o.csv.clone(),
         source,
@@ -492,6 +665,11 @@ pub fn run_calibrate(
                     };
                     let exact = match done.get(&(key.clone(), 100)) {
                         Some(r) => r.clone(),
+                        None if labels.contains_key(&key) => {
+                            let row = label_row(&pos, file, rec.line, &labels[&key], o.hash_mb);
+                            emit(row.clone());
+                            row
+                        }
                         None => {
                             let Some(r) = solve(&mut solver, 100) else {
                                 return;
@@ -501,6 +679,8 @@ pub fn run_calibrate(
                             row
                         }
                     };
+                    let mut best = proven.get(&key).cloned().unwrap_or_default();
+                    let mut not_best = HashSet::new();
                     for &level in &levels {
                         if done.contains_key(&(key.clone(), level)) {
                             continue;
@@ -508,7 +688,25 @@ pub fn run_calibrate(
                         let Some(r) = solve(&mut solver, level) else {
                             return;
                         };
-                        emit(row_of(&pos, file, rec.line, &r, Some(&exact), o.hash_mb));
+                        let mut row = row_of(&pos, file, rec.line, &r, Some(&exact), o.hash_mb);
+                        if !row.move_ok && !row.r#move.is_empty() {
+                            let Some(ok) = is_best(
+                                &mut solver,
+                                &pos,
+                                &row.r#move,
+                                exact.exact_score,
+                                (&mut best, &mut not_best),
+                            ) else {
+                                return;
+                            };
+                            row.move_ok = ok;
+                        }
+                        for m in &best {
+                            if !row.exact_moves.split(' ').any(|e| e == m) {
+                                row.exact_moves = format!("{} {m}", row.exact_moves);
+                            }
+                        }
+                        emit(row);
                     }
                     finished.fetch_add(1, Ordering::Relaxed);
                     bar.inc(1);

@@ -272,6 +272,18 @@ impl Solver {
         (v, nodes)
     }
 
+    /// Whether the exact value of `board` (side to move first) is at least `score`: one
+    /// exact null-window search, much cheaper than a solve. `None` when the abort flag
+    /// ([`Solver::set_abort`]) stopped it.
+    pub fn reaches(&mut self, board: Board, score: i32) -> Option<bool> {
+        self.tt.new_search();
+        let (v, _, stopped) = self.run(None, |s| {
+            s.level = Level::EXACT;
+            s.search(board, score - 1, score, board.empty_count())
+        });
+        (!stopped).then_some(v >= score)
+    }
+
     /// Solves `board` (side to move first) in `mode`. Panics if the abort flag
     /// ([`Solver::set_abort`]) stops it: a solver with one uses [`Solver::solve_within`].
     pub fn solve(&mut self, board: Board, mode: Mode) -> SolveResult {
