@@ -909,6 +909,52 @@ fn train_mpc_from_search_samples_probcut_nodes_and_fits_them() {
             .any(|l| l.starts_with("# at the probcut depth, empties 8-10: mean = ")),
         "{out}"
     );
+
+    // The same nodes written out, labelled by a batch and fitted from its CSV: the same
+    // table (deep nodes are labelled that way, resumably).
+    let nodes = dir.path().join("nodes.obf");
+    stdout_of(
+        finale()
+            .args(["train-mpc", "--from-search"])
+            .arg(&obf)
+            .args(["--rate", "1", "--per-empties", "3", "--empties", "8-10"])
+            .args(["--threads", "1", "--dump-nodes"])
+            .arg(&nodes),
+    );
+    let labels = dir.path().join("labels.csv");
+    stdout_of(
+        finale()
+            .args([
+                "batch",
+                "--threads",
+                "1",
+                "--hash-mb",
+                "16",
+                "--no-progress",
+            ])
+            .arg(&nodes)
+            .arg("--out")
+            .arg(&labels),
+    );
+    let fitted = stdout_of(
+        finale()
+            .args([
+                "train-mpc",
+                "--max-depth",
+                "1",
+                "--threads",
+                "1",
+                "--from-labels",
+            ])
+            .arg(&labels),
+    );
+    let table = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.starts_with("# finale"))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(table(&fitted), table(&out), "{fitted}");
 }
 
 #[test]

@@ -356,6 +356,20 @@ pub(crate) struct TrainMpcArgs {
     #[arg(long, value_name = "N", default_value_t = 64, requires = "from_search",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) rate: u64,
+    /// With --from-search: write the sampled nodes to this OBF file instead of labelling
+    /// them here (deep nodes take minutes each: label them with a resumable `finale batch`,
+    /// then fit with --from-labels).
+    #[arg(long, value_name = "NODES.obf", requires = "from_search")]
+    pub(crate) dump_nodes: Option<PathBuf>,
+    /// Fit on the exact answers of these batch or suite CSVs (comma-separated) instead of
+    /// solving: every labelled position is searched shallowly at depths 0..=--max-depth.
+    #[arg(
+        long,
+        value_name = "CSV",
+        value_delimiter = ',',
+        conflicts_with = "from_search"
+    )]
+    pub(crate) from_labels: Vec<PathBuf>,
 }
 
 #[derive(Args)]

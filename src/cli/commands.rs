@@ -39,6 +39,11 @@ pub(crate) fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result
     use finale::train::mpc::{MpcOptions, SearchSampleOptions};
     let threads = threads_or_all(a.threads);
     let source = match a.from_search {
+        None if !a.from_labels.is_empty() => harness::train_mpc::Source::Labels {
+            csvs: a.from_labels,
+            max_depth: a.max_depth,
+            threads,
+        },
         None => harness::train_mpc::Source::Random(MpcOptions {
             seed: a.seed,
             per_empties: a.per_empties,
@@ -48,6 +53,7 @@ pub(crate) fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result
         }),
         Some(file) => harness::train_mpc::Source::Search(
             file,
+            a.dump_nodes,
             SearchSampleOptions {
                 selectivity: a.selectivity,
                 rate: a.rate,

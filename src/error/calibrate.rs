@@ -46,16 +46,6 @@ pub enum CalibrateError {
         /// What is wrong.
         what: String,
     },
-    /// A CSV of exact answers (`--labels`) that cannot be read.
-    #[error("{}:{line}: {what}", path.display())]
-    BadLabels {
-        /// The CSV.
-        path: PathBuf,
-        /// 1-based line.
-        line: u64,
-        /// What is wrong.
-        what: String,
-    },
     /// A calibration CSV refused before anything was changed in it.
     #[error("{0} (left untouched)")]
     LeftUntouched(Box<super::Error>),

@@ -6,6 +6,7 @@ use thiserror::Error;
 mod batch;
 mod calibrate;
 mod compare;
+mod labels;
 mod request;
 mod results;
 mod suite;
@@ -15,6 +16,7 @@ pub use crate::board::error::{MovesError, ObfError, ReadError};
 pub use batch::BatchError;
 pub use calibrate::CalibrateError;
 pub use compare::CompareError;
+pub use labels::LabelsError;
 pub use request::RequestError;
 pub use results::ResultsError;
 pub use suite::SuiteError;
@@ -62,6 +64,9 @@ pub enum Error {
     /// A training error.
     #[error(transparent)]
     Train(#[from] TrainError),
+    /// Exact answers that cannot be read back as labels.
+    #[error(transparent)]
+    Labels(#[from] LabelsError),
     /// A suite or variant error.
     #[error(transparent)]
     Suite(#[from] SuiteError),

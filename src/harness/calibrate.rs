@@ -8,6 +8,7 @@
 //! be stopped and resumed, and the exact solves of one run serve later runs of other
 //! levels or another build (remove the probable rows to measure them again).
 
+use super::labels::Label;
 use crate::board::{ObfRecord, Position, Square, read_obf_file};
 use crate::error::{CalibrateError, Error, Result};
 use crate::results::machine::git_rev;
@@ -44,104 +45,6 @@ pub struct CalibrateOptions {
     /// one best move each (no ties), so a probable move that differs from it is checked
     /// by one exact null-window search of the position after it.
     pub labels: Vec<PathBuf>,
-}
-
-/// An exact answer read from a suite or batch CSV ([`CalibrateOptions::labels`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Label {
-    /// The exact score.
-    pub score: i32,
-    /// The best moves it names, space-separated (one, unless solved with `--ties`).
-    pub best_moves: String,
-    /// Nodes of that solve.
-    pub nodes: u64,
-    /// Seconds of that solve.
-    pub time_s: f64,
-    /// Revision of the finale that solved it.
-    pub git_rev: String,
-}
-
-/// The exact answers of the suite or batch CSVs `paths`, by position key: rows of mode
-/// `exact` that were solved (timeouts, errors and other modes are skipped). Two rows of
-/// one position that disagree are refused: one of them is wrong.
-pub fn read_labels(paths: &[PathBuf]) -> Result<HashMap<String, Label>> {
-    use crate::results::csv_in::read_row;
-    use crate::results::{BatchColumns, CsvRow};
-    let mut labels: HashMap<String, Label> = HashMap::new();
-    for path in paths {
-        let bad = |line: u64, what: String| {
-            Error::from(CalibrateError::BadLabels {
-                path: path.clone(),
-                line,
-                what,
-            })
-        };
-        let mut reader = csv::Reader::from_path(path).map_err(|e| match e.into_kind() {
-            csv::ErrorKind::Io(source) => Error::Io {
-                path: path.clone(),
-                source,
-            },
-            kind => bad(1, format!("{kind:?}")),
-        })?;
-        let header = reader
-            .headers()
-            .map_err(|e| bad(1, format!("no header ({e})")))?
-            .clone();
-        if !["key", "mode", "score", "best_moves"]
-            .iter()
-            .all(|c| header.iter().any(|h| h == *c))
-        {
-            return Err(bad(
-                1,
-                "not a suite or batch CSV (no key, mode, score or best_moves column)".into(),
-            ));
-        }
-        for record in reader.records() {
-            let record = record.map_err(|e| {
-                let line = e.position().map_or(0, |p| p.line());
-                bad(line, format!("not a CSV row ({e})"))
-            })?;
-            let line = record.position().map_or(0, |p| p.line());
-            let row: CsvRow =
-                read_row(&record, &header).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
-            let batch: BatchColumns =
-                read_row(&record, &header).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
-            let solved = batch.status == "solved"
-                || (batch.status.is_empty()
-                    && (row.engine_status.is_empty() || row.engine_status == "solved"));
-            let (Some(score), true, true) = (row.score, row.mode == "exact", solved) else {
-                continue;
-            };
-            if row.key.is_empty() || row.best_moves.is_empty() {
-                continue;
-            }
-            let time_s = crate::results::csv_in::parse_seconds(&row.time_s)
-                .ok_or_else(|| bad(line, "bad time_s".into()))?;
-            let label = Label {
-                score,
-                best_moves: row.best_moves,
-                nodes: row.nodes.unwrap_or(0),
-                time_s,
-                git_rev: row.git_rev,
-            };
-            match labels.get(&row.key) {
-                Some(old) if old.score != label.score => {
-                    return Err(bad(
-                        line,
-                        format!(
-                            "position {} scored {:+} here and {:+} before",
-                            row.key, label.score, old.score
-                        ),
-                    ));
-                }
-                Some(_) => {}
-                None => {
-                    labels.insert(row.key, label);
-                }
-            }
-        }
-    }
-    Ok(labels)
 }
 
 /// One CSV row: a position solved at one selectivity, beside its exact solve.
@@ -559,7 +462,10 @@ pub fn run_calibrate(
             }
         }
     }
-    let labels = read_labels(&o.labels)?;
+    let labels: HashMap<String, Label> = super::labels::read_labels(&o.labels)?
+        .into_iter()
+        .map(|l| (l.key.clone(), l))
+        .collect();
     let old = resume_rows(&o.csv)?;
     // Moves proven best beyond the exact rows' (a label names one best move; a probable
     // move that differs is checked, and the row records it among the exact moves).

@@ -15,6 +15,7 @@ pub mod engine_process;
 pub mod engine_zebra;
 pub mod evaluate;
 pub mod generate;
+pub mod labels;
 pub mod report;
 pub mod run_csv;
 pub mod solve;

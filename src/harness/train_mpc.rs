@@ -2,20 +2,49 @@
 //! searches against exact scores, by empties and depth) and prints it as a CSV table with
 //! the fitted plane, headed by the command that reproduces it.
 
-use crate::board::{Board, read_obf_file};
+use crate::board::{Board, Color, Position, read_obf_file};
 use crate::error::{Error, Result};
 use crate::eval::Evaluator;
-use crate::train::mpc::{MpcOptions, SearchSampleOptions, fit_mpc, fit_mpc_on_search};
+use crate::train::mpc::{
+    MpcOptions, SearchSampleOptions, fit_mpc, fit_mpc_on_labels, fit_mpc_on_search,
+    sample_probcut_nodes,
+};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Where the positions come from.
 #[derive(Clone, Debug)]
 pub enum Source {
     /// Positions of random games.
     Random(MpcOptions),
-    /// Positions where a solve of each root of the OBF file tried probcut.
-    Search(PathBuf, SearchSampleOptions),
+    /// Positions where a solve of each root of the OBF file tried probcut; with a second
+    /// path, they are written there as OBF (for `finale batch` to label) instead.
+    Search(PathBuf, Option<PathBuf>, SearchSampleOptions),
+    /// The exact answers of batch or suite CSVs.
+    Labels {
+        /// The CSVs.
+        csvs: Vec<PathBuf>,
+        /// Shallow depths 0..=this.
+        max_depth: u32,
+        /// Worker threads.
+        threads: usize,
+    },
+}
+
+/// Writes `nodes` (side to move as X) to `path` as OBF, headed by `header`.
+fn write_nodes(path: &Path, header: &str, nodes: &[Board]) -> Result<()> {
+    let mut text = format!("% {header}\n");
+    for &board in nodes {
+        let pos = Position {
+            board,
+            side: Color::Black,
+        };
+        text += &format!("{pos}\n");
+    }
+    std::fs::write(path, text).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Fits the model from `source` with `eval` (progress on stderr) and prints it to `out`.
@@ -34,25 +63,60 @@ pub fn run_train_mpc(source: &Source, eval: &Evaluator, out: &mut impl Write) ->
             ),
             fit_mpc(o, eval, &mut std::io::stderr())?,
         ),
-        Source::Search(file, o) => {
+        Source::Search(file, dump, o) => {
             let roots: Vec<Board> = read_obf_file(file)?
                 .iter()
                 .map(|r| r.position.board)
                 .collect();
+            let command = format!(
+                "finale train-mpc --from-search {} --selectivity {} --rate {} \
+                 --per-empties {} --empties {}-{}",
+                file.display(),
+                o.selectivity.percent(),
+                o.rate,
+                o.per_empties,
+                o.empties.0,
+                o.empties.1,
+            );
+            if let Some(path) = dump {
+                let nodes = sample_probcut_nodes(&roots, o, &mut std::io::stderr())?;
+                let header = format!(
+                    "{command} --dump-nodes {} (weights {:08x})",
+                    path.display(),
+                    eval.checksum()
+                );
+                write_nodes(path, &header, &nodes)?;
+                return writeln!(out, "{} nodes written to {}", nodes.len(), path.display())
+                    .map_err(Error::Output);
+            }
             (
                 format!(
-                    "# finale train-mpc --from-search {} --selectivity {} --rate {} \
-                     --per-empties {} --empties {}-{} --max-depth {} (weights {:08x})",
-                    file.display(),
-                    o.selectivity.percent(),
-                    o.rate,
-                    o.per_empties,
-                    o.empties.0,
-                    o.empties.1,
+                    "# {command} --max-depth {} (weights {:08x})",
                     o.max_depth,
                     eval.checksum()
                 ),
                 fit_mpc_on_search(&roots, o, eval, &mut std::io::stderr())?,
+            )
+        }
+        Source::Labels {
+            csvs,
+            max_depth,
+            threads,
+        } => {
+            let labelled: Vec<(Board, i32)> = super::labels::read_labels(csvs)?
+                .iter()
+                .map(|l| (l.position.board, l.score))
+                .collect();
+            let names: Vec<String> = csvs.iter().map(|p| p.display().to_string()).collect();
+            (
+                format!(
+                    "# finale train-mpc --from-labels {} --max-depth {max_depth} (weights \
+                     {:08x}; {} positions)",
+                    names.join(","),
+                    eval.checksum(),
+                    labelled.len()
+                ),
+                fit_mpc_on_labels(&labelled, *max_depth, *threads, eval)?,
             )
         }
     };

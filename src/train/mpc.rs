@@ -163,20 +163,20 @@ pub struct SearchSampleOptions {
     pub threads: usize,
 }
 
-/// Measures the error table on positions where probcut is really tried: every board of
-/// `roots` is solved up to the pass at `o.selectivity`, about one in `o.rate` of its
-/// probcut nodes is recorded, and `o.per_empties` of those per number of empties are
-/// solved exactly and searched shallowly. Game positions understate the error: a search
-/// tree is full of the lopsided positions bad moves lead to, which self-play rarely
-/// reaches (results/selectivity/).
+/// Measures the error table on positions where probcut is really tried:
+/// [`sample_probcut_nodes`] of `roots`, each solved exactly and searched shallowly
+/// ([`fit_mpc_on_labels`]). Game positions understate the error: a search tree is full
+/// of the lopsided positions bad moves lead to, which self-play rarely reaches
+/// (results/selectivity/).
 pub fn fit_mpc_on_search(
     roots: &[Board],
     o: &SearchSampleOptions,
     eval: &Evaluator,
     log: &mut dyn Write,
 ) -> Result<(Vec<Cell>, Option<ProbcutModel>)> {
-    let (lo, hi) = o.empties;
     let pool = checked_pool(o.empties, o.per_empties, o.threads)?;
+    let kept = sample_probcut_nodes(roots, o, log)?;
+    let start = std::time::Instant::now();
     // Exact labels without the evaluation: fastest-first only, no passes.
     let labels = SolverOptions {
         hash_mb: 64,
@@ -186,6 +186,25 @@ pub fn fit_mpc_on_search(
         },
         ..Default::default()
     };
+    let labelled: Vec<(Board, i32)> = with_solvers(&pool, &kept, labels, |solver, b| {
+        (*b, solver.search(*b, -64, 64).0)
+    });
+    writeln!(log, "labelled in {:.1} s", start.elapsed().as_secs_f64()).map_err(Error::Output)?;
+    fit_mpc_on_labels(&labelled, o.max_depth, o.threads, eval)
+}
+
+/// The probcut nodes of solves of `roots`: every board is solved up to the pass at
+/// `o.selectivity`, about one in `o.rate` of its probcut nodes is recorded, and the first
+/// `o.per_empties` of those (by board hash) per number of empties in `o.empties` are kept.
+/// Their exact scores may be costly (a node of 30 empties takes minutes): `finale
+/// train-mpc --dump-nodes` writes them for a resumable `finale batch` to label.
+pub fn sample_probcut_nodes(
+    roots: &[Board],
+    o: &SearchSampleOptions,
+    log: &mut dyn Write,
+) -> Result<Vec<Board>> {
+    let (lo, hi) = o.empties;
+    let pool = checked_pool(o.empties, o.per_empties, o.threads)?;
     let start = std::time::Instant::now();
     let sampled: Vec<Vec<Board>> = with_solvers(
         &pool,
@@ -213,36 +232,52 @@ pub fn fit_mpc_on_search(
     }
     writeln!(
         log,
-        "{} roots searched at {} % ({:.1} s); labelling {} positions",
+        "{} roots searched at {} % ({:.1} s); {} positions kept",
         roots.len(),
         o.selectivity.percent(),
         start.elapsed().as_secs_f64(),
         kept.len()
     )
     .map_err(Error::Output)?;
-    let labelled: Vec<(Board, i32, Vec<i32>)> = with_solvers(&pool, &kept, labels, |solver, b| {
-        let exact = solver.search(*b, -64, 64).0;
-        let shallow = (0..=o.max_depth.min(b.empty_count()))
-            .map(|d| evaluated_value(eval, *b, d).0)
-            .collect();
-        (*b, exact, shallow)
+    Ok(kept)
+}
+
+/// The error table of boards with their exact scores (`labelled`): the shallow search
+/// values at depths 0..=`max_depth` against the exact score, by empties and depth, and the
+/// model fitted to it. Cells need two boards.
+pub fn fit_mpc_on_labels(
+    labelled: &[(Board, i32)],
+    max_depth: u32,
+    threads: usize,
+    eval: &Evaluator,
+) -> Result<(Vec<Cell>, Option<ProbcutModel>)> {
+    let pool = checked_pool((1, 40), 2, threads)?;
+    let rows: Vec<(Board, i32, Vec<i32>)> = pool.install(|| {
+        labelled
+            .par_iter()
+            .map(|&(b, exact)| {
+                let shallow = (0..=max_depth.min(b.empty_count()))
+                    .map(|d| evaluated_value(eval, b, d).0)
+                    .collect();
+                (b, exact, shallow)
+            })
+            .collect()
     });
     let mut cells = Vec::new();
-    for n in lo..=hi {
-        let rows: Vec<&(Board, i32, Vec<i32>)> =
-            labelled.iter().filter(|r| r.0.empty_count() == n).collect();
-        if rows.len() < 2 {
+    for n in 1..=60 {
+        let at: Vec<&(Board, i32, Vec<i32>)> =
+            rows.iter().filter(|r| r.0.empty_count() == n).collect();
+        if at.len() < 2 {
             continue;
         }
-        for d in 0..=o.max_depth.min(n) {
-            let errs: Vec<f64> = rows
+        for d in 0..=max_depth.min(n) {
+            let errs: Vec<f64> = at
                 .iter()
                 .map(|(_, e, s)| s[d as usize] as f64 / UNITS_PER_DISC as f64 - *e as f64)
                 .collect();
             cells.push(cell(n, d, &errs));
         }
     }
-    writeln!(log, "labelled in {:.1} s", start.elapsed().as_secs_f64()).map_err(Error::Output)?;
     let model = probcut_model(&cells);
     Ok((cells, model))
 }

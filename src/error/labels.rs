@@ -1,0 +1,33 @@
+//! What can go wrong reading exact answers back as labels (`crate::harness::labels`).
+
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// A labels error.
+#[derive(Debug, Error)]
+pub enum LabelsError {
+    /// A row that cannot be a label.
+    #[error("{}:{line}: {what}", path.display())]
+    Bad {
+        /// The CSV.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        what: String,
+    },
+    /// Two rows of one position with other exact scores: one of them is wrong.
+    #[error("{}:{line}: position {key} scored {score:+} here and {before:+} before", path.display())]
+    Disagree {
+        /// The CSV of the second row.
+        path: PathBuf,
+        /// Its line.
+        line: u64,
+        /// The position's key.
+        key: String,
+        /// Its score there.
+        score: i32,
+        /// The score read first.
+        before: i32,
+    },
+}
