@@ -246,6 +246,11 @@ pub const fn mpc_depth(n: u32) -> u32 {
 /// is held at its value at 22 empties, not extrapolated. The plane fitted on self-play
 /// positions before that (sigma about 7.4, mean taken as 0) made a 95 % solve give the
 /// exact score on 57 % of held-out positions.
+/// `finale train-mpc` now fits planes in the empties and the depth over every cell
+/// (`train::mpc::ProbcutModel`), which the probcut nodes of deep searches call for (their
+/// mean error at 24-25 empties is about -5 discs, where this model says +0.1 and -1.6:
+/// results/selectivity/deep-27-32/); the search switches to it once the deep labels are in
+/// and the levels are measured with it (issue 32).
 pub const MPC_MEAN_BY_PARITY: [f32; 2] = [0.135, -1.638];
 /// See [`MPC_MEAN_BY_PARITY`]: sigma = `MPC_SIGMA[0] + MPC_SIGMA[1] * n`, n at most
 /// [`MPC_SIGMA_MAX_EMPTIES`].

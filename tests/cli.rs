@@ -858,7 +858,7 @@ fn train_mpc_prints_a_table_and_the_model_and_refuses_bad_ranges() {
     }
     assert!(
         out.lines()
-            .any(|l| l.starts_with("# at the probcut depth, empties 8-9: mean = ")),
+            .any(|l| l.starts_with("# over every cell, empties 8-9: mean = ")),
         "{out}"
     );
     assert_bad_input(
@@ -906,7 +906,7 @@ fn train_mpc_from_search_samples_probcut_nodes_and_fits_them() {
     );
     assert!(
         out.lines()
-            .any(|l| l.starts_with("# at the probcut depth, empties 8-10: mean = ")),
+            .any(|l| l.starts_with("# over every cell, empties 8-10: mean = ")),
         "{out}"
     );
 

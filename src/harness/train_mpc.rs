@@ -129,14 +129,16 @@ pub fn run_train_mpc(source: &Source, eval: &Evaluator, out: &mut impl Write) ->
     }
     if let Some(m) = plane {
         text += &format!(
-            "# at the probcut depth, empties {}-{}: mean = {:.3} (even), {:.3} (odd); \
-             sigma = {:.4} + {:.4} * empties\n",
+            "# over every cell, empties {}-{}: mean = {:.4} + {:.4} * empties + {:.4} * [depth \
+             odd]; sigma = {:.4} + {:.4} * empties + {:.4} * depth\n",
             m.empties.0,
             m.empties.1,
-            m.mean_by_parity[0],
-            m.mean_by_parity[1],
+            m.mean[0],
+            m.mean[1],
+            m.mean[2],
             m.sigma[0],
-            m.sigma[1]
+            m.sigma[1],
+            m.sigma[2]
         );
     }
     out.write_all(text.as_bytes()).map_err(Error::Output)

@@ -296,51 +296,92 @@ fn cell(n: u32, d: u32, errs: &[f64]) -> Cell {
 }
 
 /// The probcut error model of settings.rs ([`crate::settings::mpc_error`]) fitted to a
-/// table: only the cells at the depth the search uses at each empties count
-/// ([`crate::settings::mpc_depth`]) count; the mean is pooled by parity of the empties
-/// (weighted by positions) and sigma is a least-squares line in the empties.
+/// table, over every cell (each weighted by its positions), as planes in the empties n
+/// and the shallow depth d (as Edax's model is in both depths):
+/// mean = `mean[0] + mean[1] n + mean[2] [d odd]` (a search that ends after the other
+/// side's move errs the other way), sigma = `sigma[0] + sigma[1] n + sigma[2] d` (a deeper
+/// search errs less). Fitting every depth, not only the one the search uses at each n,
+/// uses all the labels and separates the two terms.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProbcutModel {
-    /// Mean error at even and odd empties, discs.
-    pub mean_by_parity: [f64; 2],
-    /// sigma = `sigma[0] + sigma[1] * empties`, discs.
-    pub sigma: [f64; 2],
-    /// Lowest and highest empties of the cells used.
+    /// Mean error: constant, per empty square, when the depth is odd; discs.
+    pub mean: [f64; 3],
+    /// Standard deviation: constant, per empty square, per ply of depth; discs.
+    pub sigma: [f64; 3],
+    /// Lowest and highest empties of the cells.
     pub empties: (u32, u32),
 }
 
-/// Fits [`ProbcutModel`] to `cells` (None when no cell lies at the search's depth).
-pub fn probcut_model(cells: &[Cell]) -> Option<ProbcutModel> {
-    let used: Vec<&Cell> = cells
-        .iter()
-        .filter(|c| c.depth == crate::settings::mpc_depth(c.empties))
-        .collect();
-    let lo = used.iter().map(|c| c.empties).min()?;
-    let hi = used.iter().map(|c| c.empties).max()?;
-    let mut mean_by_parity = [0.0; 2];
-    for (parity, mean) in mean_by_parity.iter_mut().enumerate() {
-        let (w, sum) = used
-            .iter()
-            .filter(|c| c.empties as usize % 2 == parity)
-            .fold((0.0, 0.0), |(w, s), c| {
-                (w + c.count as f64, s + c.count as f64 * c.mean)
-            });
-        *mean = if w > 0.0 { sum / w } else { 0.0 };
+impl ProbcutModel {
+    /// (mean, sigma) at `n` empties and depth `d`, discs.
+    pub fn at(&self, n: u32, d: u32) -> (f64, f64) {
+        let (n, d) = (f64::from(n), f64::from(d));
+        let odd = d % 2.0;
+        (
+            self.mean[0] + self.mean[1] * n + self.mean[2] * odd,
+            self.sigma[0] + self.sigma[1] * n + self.sigma[2] * d,
+        )
     }
-    let k = used.len() as f64;
-    let mx = used.iter().map(|c| c.empties as f64).sum::<f64>() / k;
-    let my = used.iter().map(|c| c.sigma).sum::<f64>() / k;
-    let sxx: f64 = used.iter().map(|c| (c.empties as f64 - mx).powi(2)).sum();
-    let sxy: f64 = used
-        .iter()
-        .map(|c| (c.empties as f64 - mx) * (c.sigma - my))
-        .sum();
-    let slope = if sxx > 0.0 { sxy / sxx } else { 0.0 };
+}
+
+/// Fits [`ProbcutModel`] to `cells` (None when they cannot determine it: fewer than
+/// three cells, or all at one empties count or one depth).
+pub fn probcut_model(cells: &[Cell]) -> Option<ProbcutModel> {
+    let lo = cells.iter().map(|c| c.empties).min()?;
+    let hi = cells.iter().map(|c| c.empties).max()?;
+    let w = |c: &Cell| c.count as f64;
+    let n = |c: &Cell| f64::from(c.empties);
+    let mean = weighted_least_squares(
+        &cells
+            .iter()
+            .map(|c| ([1.0, n(c), f64::from(c.depth % 2)], c.mean, w(c)))
+            .collect::<Vec<_>>(),
+    )?;
+    let sigma = weighted_least_squares(
+        &cells
+            .iter()
+            .map(|c| ([1.0, n(c), f64::from(c.depth)], c.sigma, w(c)))
+            .collect::<Vec<_>>(),
+    )?;
     Some(ProbcutModel {
-        mean_by_parity,
-        sigma: [my - slope * mx, slope],
+        mean,
+        sigma,
         empties: (lo, hi),
     })
+}
+
+/// The coefficients minimising the weighted squared error of `rows` (features, value,
+/// weight), by the normal equations; None when they are singular.
+fn weighted_least_squares<const K: usize>(rows: &[([f64; K], f64, f64)]) -> Option<[f64; K]> {
+    let mut a = [[0.0; K]; K];
+    let mut b = [0.0; K];
+    for (x, y, w) in rows {
+        for i in 0..K {
+            b[i] += w * x[i] * y;
+            for j in 0..K {
+                a[i][j] += w * x[i] * x[j];
+            }
+        }
+    }
+    // Gauss-Jordan elimination with partial pivoting.
+    for i in 0..K {
+        let p = (i..K).max_by(|&r, &s| a[r][i].abs().total_cmp(&a[s][i].abs()))?;
+        if a[p][i].abs() < 1e-9 {
+            return None;
+        }
+        a.swap(i, p);
+        b.swap(i, p);
+        for r in 0..K {
+            if r != i {
+                let f = a[r][i] / a[i][i];
+                for c in 0..K {
+                    a[r][c] -= f * a[i][c];
+                }
+                b[r] -= f * b[i];
+            }
+        }
+    }
+    Some(std::array::from_fn(|i| b[i] / a[i][i]))
 }
 
 #[cfg(test)]
@@ -348,32 +389,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn model_uses_the_search_depth_pools_parity_and_fits_a_line() {
-        // Cells at the search's depth follow sigma = 10 - 0.25 n exactly and have means
-        // +1 (even) and -3 (odd); cells at other depths are far off and must be ignored.
-        let cells: Vec<Cell> = (8..20)
-            .flat_map(|n| (0..4).map(move |d| (n, d)))
-            .map(|(n, d)| {
-                let used = d == crate::settings::mpc_depth(n);
-                Cell {
-                    empties: n,
-                    depth: d,
-                    count: 5,
-                    mean: match (used, n % 2) {
-                        (false, _) => 50.0,
-                        (true, 0) => 1.0,
-                        (true, _) => -3.0,
-                    },
-                    sigma: if used { 10.0 - 0.25 * n as f64 } else { 99.0 },
-                }
+    fn model_recovers_the_planes_the_cells_were_made_from() {
+        // Cells made from mean = 2 - 0.25 n + 1.5 [d odd] and sigma = 8 + 0.1 n - 0.5 d,
+        // with unequal weights, must give those coefficients back.
+        let cells: Vec<Cell> = (8..24)
+            .flat_map(|n| (0..6).map(move |d| (n, d)))
+            .map(|(n, d)| Cell {
+                empties: n,
+                depth: d,
+                count: 2 + (n * d) as usize % 7,
+                mean: 2.0 - 0.25 * n as f64 + 1.5 * (d % 2) as f64,
+                sigma: 8.0 + 0.1 * n as f64 - 0.5 * d as f64,
             })
             .collect();
         let m = probcut_model(&cells).unwrap();
-        assert!((m.mean_by_parity[0] - 1.0).abs() < 1e-9, "{m:?}");
-        assert!((m.mean_by_parity[1] + 3.0).abs() < 1e-9, "{m:?}");
-        assert!((m.sigma[0] - 10.0).abs() < 1e-9, "{m:?}");
-        assert!((m.sigma[1] + 0.25).abs() < 1e-9, "{m:?}");
-        assert_eq!(m.empties, (8, 19));
+        for (got, want) in m.mean.iter().zip([2.0, -0.25, 1.5]) {
+            assert!((got - want).abs() < 1e-9, "{m:?}");
+        }
+        for (got, want) in m.sigma.iter().zip([8.0, 0.1, -0.5]) {
+            assert!((got - want).abs() < 1e-9, "{m:?}");
+        }
+        assert_eq!(m.empties, (8, 23));
+        let (mean, sigma) = m.at(20, 3);
+        assert!((mean - (2.0 - 5.0 + 1.5)).abs() < 1e-9 && (sigma - 8.5).abs() < 1e-9);
         assert_eq!(probcut_model(&[]), None);
+        // One depth only: the depth terms are not determined.
+        let flat: Vec<Cell> = cells.iter().filter(|c| c.depth == 2).cloned().collect();
+        assert_eq!(probcut_model(&flat), None);
     }
 }
