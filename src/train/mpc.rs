@@ -374,8 +374,9 @@ fn weighted_least_squares<const K: usize>(rows: &[([f64; K], f64, f64)]) -> Opti
         for r in 0..K {
             if r != i {
                 let f = a[r][i] / a[i][i];
-                for c in 0..K {
-                    a[r][c] -= f * a[i][c];
+                let pivot = a[i];
+                for (x, p) in a[r].iter_mut().zip(pivot) {
+                    *x -= f * p;
                 }
                 b[r] -= f * b[i];
             }
