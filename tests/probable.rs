@@ -58,27 +58,27 @@ const DEEP: &str = "----OOO---X-OO----OXOXOO--OOXXOO--OOOXXO--OOOXX---OOXX-----X
 /// 18 empties, within every level's checked range.
 const SHALLOW: &str = ODD_BEFORE[5];
 
+/// The standard output of a successful `finale` run with `args`.
+fn finale(args: &[String]) -> String {
+    let out = assert_cmd::cargo::cargo_bin_cmd!("finale")
+        .args(args)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
 /// An answer from deeper than its level was checked at says so wherever it is shown:
 /// the solve report, the pass lines, the suite's table and its CSV.
 #[test]
 fn answers_deeper_than_their_level_was_checked_at_are_marked() {
-    use assert_cmd::cargo::cargo_bin_cmd;
-    let out = cargo_bin_cmd!("finale")
-        .args([
-            "solve",
-            DEEP,
-            "--selectivity",
-            "73",
-            "--threads",
-            "1",
-            "--hash-mb",
-            "16",
-        ])
-        .arg("--progress")
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let level = "--selectivity 73 --threads 1 --hash-mb 16";
+    let words = |s: &str| -> Vec<String> { s.split_whitespace().map(String::from).collect() };
+    let text = finale(&words(&format!("solve {DEEP} --progress {level}")));
     let score = text
         .lines()
         .find(|l| l.starts_with("score"))
@@ -97,23 +97,11 @@ fn answers_deeper_than_their_level_was_checked_at_are_marked() {
     let obf = dir.path().join("two.obf");
     std::fs::write(&obf, format!("{DEEP}\n{SHALLOW}\n")).expect("write");
     let csv = dir.path().join("two.csv");
-    let out = cargo_bin_cmd!("finale")
-        .args([
-            "suite",
-            "--selectivity",
-            "73",
-            "--threads",
-            "1",
-            "--hash-mb",
-            "16",
-        ])
-        .args(["--no-progress", "--csv"])
-        .arg(&csv)
-        .arg(&obf)
-        .output()
-        .expect("runs");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("utf-8");
+    let text = finale(&words(&format!(
+        "suite --no-progress {level} --csv {} {}",
+        csv.display(),
+        obf.display()
+    )));
     let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("   ")).collect();
     let score_of = |row: &str| row.split_whitespace().nth(3).map(String::from);
     assert!(

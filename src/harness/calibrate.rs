@@ -280,28 +280,26 @@ fn row_of(
 
 /// The exact row of `pos` made from its `label` instead of a solve.
 fn label_row(pos: &Position, file: &str, line: usize, label: &Label, hash_mb: usize) -> CalRow {
-    let first = label.best_moves.split(' ').next().unwrap_or("").to_string();
-    CalRow {
-        key: crate::board::key::key_hex(crate::board::key::position_key(pos)),
-        file: file.to_string(),
-        line,
-        board: pos.to_string(),
-        empties: pos.board.empty_count(),
-        selectivity: 100,
+    let solved = SolveResult {
+        mode: crate::search::Mode::Exact,
         score: label.score,
-        r#move: first,
-        best_moves: label.best_moves.clone(),
-        exact_score: label.score,
-        exact_moves: label.best_moves.clone(),
-        score_ok: true,
-        move_ok: true,
-        abs_error: 0,
+        best_moves: label
+            .best_moves
+            .split(' ')
+            .filter_map(Square::parse)
+            .collect(),
+        move_scores: Vec::new(),
+        pv: Vec::new(),
         nodes: label.nodes,
+        time: std::time::Duration::from_secs_f64(label.time_s),
+        selectivity: Level::EXACT,
+        best_found: None,
+    };
+    CalRow {
         time_s: label.time_s,
-        exact_nodes: label.nodes,
         exact_time_s: label.time_s,
-        hash_mb,
         git_rev: label.git_rev.clone(),
+        ..row_of(pos, file, line, &solved, None, hash_mb)
     }
 }
 
