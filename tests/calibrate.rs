@@ -38,29 +38,34 @@ fn calibrate(obf: &std::path::Path, csv: &std::path::Path) -> String {
     calibrate_with(obf, csv, &[])
 }
 
-fn calibrate_with(obf: &std::path::Path, csv: &std::path::Path, more: &[&str]) -> String {
-    let out = cargo_bin_cmd!("finale")
-        .args([
-            "calibrate",
-            "--levels",
-            "73,99",
-            "--threads",
-            "2",
-            "--hash-mb",
-            "4",
-        ])
-        .args(more)
-        .arg(obf)
-        .arg("--csv")
-        .arg(csv)
-        .output()
-        .unwrap();
+/// The standard output of `cmd`, which must succeed.
+fn succeed(cmd: &mut assert_cmd::Command) -> String {
+    let out = cmd.output().unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+fn calibrate_with(obf: &std::path::Path, csv: &std::path::Path, more: &[&str]) -> String {
+    succeed(
+        cargo_bin_cmd!("finale")
+            .args([
+                "calibrate",
+                "--levels",
+                "73,99",
+                "--threads",
+                "2",
+                "--hash-mb",
+                "4",
+            ])
+            .args(more)
+            .arg(obf)
+            .arg("--csv")
+            .arg(csv),
+    )
 }
 
 /// The reference's score and best moves (square names) for the side to move, whose
@@ -160,17 +165,12 @@ fn batch_labels_stand_in_for_exact_solves() {
     let dir = TempDir::new().unwrap();
     let obf = positions(&dir);
     let labels = dir.path().join("labels.csv");
-    let out = cargo_bin_cmd!("finale")
-        .args(["batch", "--threads", "2", "--hash-mb", "4", "--no-progress"])
-        .arg("--out")
-        .arg(&labels)
-        .arg(&obf)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        cargo_bin_cmd!("finale")
+            .args(["batch", "--threads", "2", "--hash-mb", "4", "--no-progress"])
+            .arg("--out")
+            .arg(&labels)
+            .arg(&obf),
     );
     let label_rows = rows(&labels);
     let csv = dir.path().join("cal.csv");
