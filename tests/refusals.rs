@@ -503,3 +503,57 @@ fn kernel_sets_the_cpu_lacks_are_refused() {
         }
     }
 }
+
+/// Labels and node files that cannot be read or written are refused before any search:
+/// a deep sampling or calibration run must not fail after hours.
+#[test]
+fn unusable_label_and_node_files_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let obf = write(
+        dir.path(),
+        "roots.obf",
+        "----OOO---X-OO----OXOXOO--OOXXOO--OOOXXO--OOOXX---OOXX-----XXXX- O\n",
+    );
+    let not_run = write(dir.path(), "not-run.csv", "a,b\n1,2\n");
+    let csv = dir.path().join("cal.csv");
+    let (obf, csv, not_run) = (
+        obf.to_str().unwrap(),
+        csv.to_str().unwrap(),
+        not_run.to_str().unwrap(),
+    );
+    for (args, says) in [
+        (
+            vec![
+                "calibrate",
+                obf,
+                "--csv",
+                csv,
+                "--labels",
+                "/nonexistent/l.csv",
+            ],
+            "/nonexistent/l.csv",
+        ),
+        (
+            vec!["calibrate", obf, "--csv", csv, "--labels", not_run],
+            "no 'key' column",
+        ),
+        (
+            vec!["train-mpc", "--from-labels", not_run],
+            "no 'key' column",
+        ),
+        (
+            vec![
+                "train-mpc",
+                "--from-search",
+                obf,
+                "--dump-nodes",
+                "/nonexistent/n.obf",
+            ],
+            "cannot write /nonexistent/n.obf",
+        ),
+    ] {
+        let err = refusal(&run(&args, 10));
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert!(!Path::new(csv).exists(), "no calibration CSV begun");
+}

@@ -9,6 +9,7 @@ use crate::train::mpc::{
     MpcOptions, SearchSampleOptions, fit_mpc, fit_mpc_on_labels, fit_mpc_on_search,
     sample_probcut_nodes,
 };
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -31,8 +32,9 @@ pub enum Source {
     },
 }
 
-/// Writes `nodes` (side to move as X) to `path` as OBF, headed by `header`.
-fn write_nodes(path: &Path, header: &str, nodes: &[Board]) -> Result<()> {
+/// Writes `nodes` (side to move as X) as OBF, headed by `header`, to `file` (created
+/// at `path` before the sampling, so that a path that cannot be written fails at once).
+fn write_nodes(mut file: File, path: &Path, header: &str, nodes: &[Board]) -> Result<()> {
     let mut text = format!("% {header}\n");
     for &board in nodes {
         let pos = Position {
@@ -41,10 +43,12 @@ fn write_nodes(path: &Path, header: &str, nodes: &[Board]) -> Result<()> {
         };
         text += &format!("{pos}\n");
     }
-    std::fs::write(path, text).map_err(|source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(|source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 /// Fits the model from `source` with `eval` (progress on stderr) and prints it to `out`.
@@ -79,13 +83,17 @@ pub fn run_train_mpc(source: &Source, eval: &Evaluator, out: &mut impl Write) ->
                 o.empties.1,
             );
             if let Some(path) = dump {
+                let file = File::create(path).map_err(|source| Error::Write {
+                    path: path.clone(),
+                    source,
+                })?;
                 let nodes = sample_probcut_nodes(&roots, o, &mut std::io::stderr())?;
                 let header = format!(
                     "{command} --dump-nodes {} (weights {:08x})",
                     path.display(),
                     eval.checksum()
                 );
-                write_nodes(path, &header, &nodes)?;
+                write_nodes(file, path, &header, &nodes)?;
                 return writeln!(out, "{} nodes written to {}", nodes.len(), path.display())
                     .map_err(Error::Output);
             }
