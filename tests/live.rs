@@ -128,7 +128,8 @@ fn sigint_during_a_solve_reports_the_last_pass_as_probable() {
         .expect("a score line");
     assert_eq!(
         score,
-        format!("score     {}@73% (probable: stopped by SIGINT)", pass[1]),
+        // FFO #57 has 30 empties, deeper than the 73 % level was checked at: `?`.
+        format!("score     {}@73%? (probable: stopped by SIGINT)", pass[1]),
         "{out}"
     );
     assert!(out.contains(&format!("best      {}\n", pass[2])), "{out}");
@@ -150,7 +151,7 @@ fn a_solve_at_its_time_limit_prints_a_probable_score_with_its_level() {
     let score = out.lines().find(|l| l.starts_with("score")).unwrap();
     let value = score
         .strip_prefix("score     ")
-        .and_then(|s| s.strip_suffix("@73% (probable: stopped at the time limit)"))
+        .and_then(|s| s.strip_suffix("@73%? (probable: stopped at the time limit)"))
         .unwrap_or_else(|| panic!("{out}"));
     let v: i32 = value.parse().unwrap();
     assert!((-64..=64).contains(&v), "{out}");
