@@ -125,3 +125,39 @@ fn answers_deeper_than_their_level_was_checked_at_are_marked() {
         .collect();
     assert_eq!(promises, ["unchecked", "checked"]);
 }
+
+/// `--probcut-t` replaces the width of the asked level's pass only: its own width changes
+/// nothing, and a width too wide for any cut (20 sigmas is beyond 64 discs) gives the
+/// exact answer, which the level's own width need not.
+#[test]
+fn a_given_width_replaces_the_levels_own() {
+    use finale::search::ProbcutT;
+    let board = parse_obf_line(SHALLOW).unwrap().unwrap().position.board;
+    let solve = |percent: u8, t: Option<&str>| {
+        let mut solver = Solver::new(SolverOptions {
+            hash_mb: 16,
+            threads: 1,
+            search: SearchOptions {
+                selectivity: Level::from_percent(percent),
+                probcut_t: t.map(|t| ProbcutT::parse(t).unwrap()),
+                ..Default::default()
+            },
+            ..Default::default()
+        });
+        let r = solver.solve(board, Mode::Exact);
+        (r.score, r.nodes)
+    };
+    let exact = solve(100, None);
+    let own = solve(87, None);
+    let own_t = finale::settings::MPC_LEVELS[1].1.to_string();
+    assert_eq!(solve(87, Some(&own_t)), own, "87 % at its own width");
+    let wide = solve(87, Some("20"));
+    assert_eq!(wide.0, exact.0, "no cut at 20 sigmas");
+    assert!(
+        wide.1 > own.1,
+        "no cut searches more: {wide:?} against {own:?}"
+    );
+    for bad in ["0", "-1", "x", "21", "NaN"] {
+        assert!(ProbcutT::parse(bad).is_err(), "{bad}");
+    }
+}

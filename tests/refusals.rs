@@ -557,3 +557,15 @@ fn unusable_label_and_node_files_are_refused_at_once() {
     }
     assert!(!Path::new(csv).exists(), "no calibration CSV begun");
 }
+
+#[test]
+fn probcut_widths_out_of_range_are_refused() {
+    for bad in ["0", "-2", "wide", "25"] {
+        let out = run(
+            &["solve", FFO1, "--selectivity", "87", "--probcut-t", bad],
+            30,
+        );
+        let err = refusal(&out);
+        assert!(err.contains("--probcut-t") && err.contains(bad), "{err}");
+    }
+}

@@ -4,7 +4,7 @@
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use finale::harness::switches::{parse_hash_mb, parse_threads};
 use finale::harness::{SearchSwitches, ThreadSwitches};
-use finale::search::{Level, Mode, SolverOptions};
+use finale::search::{Level, Mode, ProbcutT, SolverOptions};
 use finale::settings::DEFAULT_HASH_MB;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -401,6 +401,11 @@ pub(crate) struct CalibrateArgs {
     /// checked by one exact null-window search.
     #[arg(long, value_name = "CSV", value_delimiter = ',')]
     pub(crate) labels: Vec<PathBuf>,
+    /// Multi-probcut width, in standard deviations, of each measured level's pass in place
+    /// of the level's own: for choosing widths (rows keep the level's name, so give each
+    /// width its own --csv).
+    #[arg(long, value_name = "T", value_parser = ProbcutT::parse, allow_hyphen_values = true)]
+    pub(crate) probcut_t: Option<ProbcutT>,
 }
 
 /// Batch solves exactly only (its rows are keyed by position and mode, so a probable

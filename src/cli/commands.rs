@@ -18,6 +18,7 @@ pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Re
         hash_mb: args.hash_mb,
         search: SearchOptions {
             eval: EvalRef(Some(load_eval(args.eval)?)),
+            probcut_t: args.probcut_t,
             ..SearchOptions::default()
         },
         workers: threads_or_all(args.threads),

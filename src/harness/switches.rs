@@ -5,7 +5,7 @@
 use crate::board::kernels::Isa;
 use crate::error::{Error, Result, SuiteError};
 use crate::eval::Evaluator;
-use crate::search::{EvalRef, Level, SearchOptions, search_threads};
+use crate::search::{EvalRef, Level, ProbcutT, SearchOptions, search_threads};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -43,6 +43,10 @@ pub struct SearchSwitches {
     /// has, or the FINALE_KERNELS environment variable). Changes only the time.
     #[arg(long, value_name = "SET", value_parser = parse_kernels)]
     pub kernels: Option<Isa>,
+    /// Multi-probcut width of the --selectivity pass in standard deviations, in place of
+    /// the level's own (for measuring widths; the answer keeps the level's name).
+    #[arg(long, value_name = "T", value_parser = ProbcutT::parse, allow_hyphen_values = true)]
+    pub probcut_t: Option<ProbcutT>,
 }
 
 /// A kernel set this CPU has, by name.
@@ -102,6 +106,7 @@ impl SearchSwitches {
             selectivity: self.selectivity,
             ties: self.ties,
             kernels: self.kernels.unwrap_or_else(Isa::chosen),
+            probcut_t: self.probcut_t,
         })
     }
 }

@@ -108,10 +108,13 @@ impl Search<'_> {
             v.push(*b);
         }
         let d = mpc_depth(n);
-        let t = self
-            .level
-            .probcut_sigmas()
-            .expect("probcut runs at a multi-probcut level");
+        let t = match self.options.probcut_t {
+            Some(t) if self.level == self.options.selectivity => t.sigmas(),
+            _ => self
+                .level
+                .probcut_sigmas()
+                .expect("probcut runs at a multi-probcut level"),
+        };
         // The shallow value less its mean error predicts the exact score; a cut needs the
         // prediction t standard deviations beyond the window.
         let (mean, sigma) = mpc_error(n);

@@ -28,7 +28,7 @@ mod table_memory;
 pub mod tt;
 
 pub use evaluated::evaluated_value;
-pub use level::Level;
+pub use level::{Level, ProbcutT};
 pub use root::{
     Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores,
     search_threads,
@@ -73,6 +73,9 @@ pub struct SearchOptions {
     /// The move generation kernels the search runs on: a set this CPU has. Default
     /// [`Isa::chosen`]; never changes a score or a node count, only the time.
     pub kernels: Isa,
+    /// A width for the pass of the level asked for (`selectivity`) in place of the
+    /// level's own (other passes keep theirs): for choosing widths by measurement.
+    pub probcut_t: Option<ProbcutT>,
 }
 
 /// A shared evaluation, or none. Compared by identity: two options are equal when they
@@ -119,6 +122,7 @@ impl Default for SearchOptions {
             selectivity: Level::EXACT,
             ties: false,
             kernels: Isa::chosen(),
+            probcut_t: None,
         }
     }
 }
