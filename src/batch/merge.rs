@@ -77,7 +77,7 @@ pub fn run_merge(
         return Err(BatchError::NoMergeInput.into());
     }
     for path in inputs {
-        super::run::regular_file(path)?;
+        super::input::regular_file(path)?;
     }
     // The same file by any path, hard links included.
     if inputs

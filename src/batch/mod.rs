@@ -3,15 +3,21 @@
 
 /// Position keys (they live with the board; here for the batch's callers).
 pub use crate::board::key;
+mod input;
 pub mod merge;
+mod options;
 pub mod output;
 pub mod row_check;
 pub mod run;
 pub mod shard;
+mod summary;
+mod worker;
 
 pub use crate::error::BatchError;
 pub use key::{key_hex, position_key};
 pub use merge::{MergeSummary, run_merge};
+pub use options::BatchOptions;
 pub use output::BatchOut;
-pub use run::{BatchOptions, BatchSummary, run_batch};
+pub use run::run_batch;
 pub use shard::Shard;
+pub use summary::BatchSummary;

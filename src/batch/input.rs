@@ -1,0 +1,138 @@
+//! The batch's input: OBF files streamed line by line (twice: to count, then to solve),
+//! each line a position or, with `--skip-bad`, a malformed line to record; and the values
+//! that repeats of a position give, to be held against its one solve.
+
+use crate::board::key::{line_key, position_key};
+use crate::board::{ObfRecord, Square, parse_obf_line};
+use crate::error::{BatchError, Error, Result};
+use crate::settings::OBF_MAX_LINE_BYTES;
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// One input line, as the batch sees it.
+pub(super) enum Item {
+    /// A position to solve.
+    Position {
+        file: usize,
+        index: usize,
+        key: u64,
+        record: ObfRecord,
+    },
+    /// A malformed line (kept only with `skip_bad`).
+    Bad {
+        file: usize,
+        /// Its line in the file.
+        line: usize,
+        key: u64,
+        text: String,
+        error: String,
+    },
+}
+
+/// Streams the items of the input files in order; `Err` for unreadable files and, unless
+/// `skip_bad`, malformed lines.
+pub(super) fn items(
+    inputs: &[PathBuf],
+    skip_bad: bool,
+    mut visit: impl FnMut(Item) -> Result<()>,
+) -> Result<()> {
+    for (f, path) in inputs.iter().enumerate() {
+        let io = |source| Error::Io {
+            path: path.clone(),
+            source,
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut reader = BufReader::new(file);
+        let mut bytes = Vec::new();
+        let (mut number, mut index) = (0usize, 0usize);
+        loop {
+            // Bounded: a file that is not text must not be read into memory as one line.
+            bytes.clear();
+            let limit = OBF_MAX_LINE_BYTES as u64 + 1;
+            if (&mut reader)
+                .take(limit)
+                .read_until(b'\n', &mut bytes)
+                .map_err(io)?
+                == 0
+            {
+                break;
+            }
+            number += 1;
+            if bytes.len() > OBF_MAX_LINE_BYTES && bytes.last() != Some(&b'\n') {
+                return Err(BatchError::LineTooLong {
+                    path: path.clone(),
+                    line: number,
+                    max: OBF_MAX_LINE_BYTES,
+                }
+                .into());
+            }
+            // Bytes that are not UTF-8 become U+FFFD, which the OBF parser then reports
+            // with its column (or `--skip-bad` records).
+            let line = String::from_utf8_lossy(&bytes);
+            match parse_obf_line(&line) {
+                Ok(None) => {}
+                Ok(Some(mut record)) => {
+                    index += 1;
+                    record.line = number;
+                    let key = position_key(&record.position);
+                    visit(Item::Position {
+                        file: f,
+                        index,
+                        key,
+                        record,
+                    })?;
+                }
+                Err(error) => {
+                    let error = crate::board::ReadError::Obf {
+                        origin: path.display().to_string(),
+                        line: number,
+                        error,
+                    };
+                    if !skip_bad {
+                        return Err(error.into());
+                    }
+                    let text = line.trim().to_string();
+                    visit(Item::Bad {
+                        file: f,
+                        line: number,
+                        key: line_key(&text),
+                        text,
+                        error: error.to_string(),
+                    })?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `path` is a regular file: inputs are read twice (to count, then to solve),
+/// and a pipe or device would give nothing, or something else, the second time.
+pub(crate) fn regular_file(path: &Path) -> Result<()> {
+    let meta = std::fs::metadata(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if meta.is_file() {
+        Ok(())
+    } else {
+        Err(BatchError::NotRegular(path.to_path_buf()).into())
+    }
+}
+
+/// The values that repeats of a position give (`MOVE:SCORE` pairs on a later line of the
+/// same position), by key, to be checked against the one solve. Only repeats that give
+/// values and are to be solved in this run are kept, so a batch of millions of distinct
+/// positions keeps nothing here.
+pub(super) type Repeats = HashMap<u64, Vec<Repeat>>;
+
+/// A later occurrence of a position, with the values it gives.
+pub(super) struct Repeat {
+    /// Index of its input file.
+    pub(super) file: usize,
+    /// 1-based line in that file.
+    pub(super) line: usize,
+    /// Its `MOVE:SCORE` pairs.
+    pub(super) expected: Vec<(Square, i32)>,
+}

@@ -1,0 +1,283 @@
+//! The batch's workers: each solves positions with its own table and hands the writer
+//! one row per position (solved, or given up at the time limit with its last probable
+//! answer), keeping the bar's status line current.
+
+use super::input::Repeats;
+use super::options::BatchOptions;
+use super::output::{BatchColumns, BatchRow};
+use crate::board::ObfRecord;
+use crate::board::key::key_hex;
+use crate::results::check::check;
+use crate::results::csv_out::{CsvRow, RunInfo, megabytes, seconds};
+use crate::results::format::{move_scores_string, moves_string, pass_level, score_string};
+use crate::results::{checked_row, peak_mb};
+use crate::search::{Mode, PassReport, SolveResult, Solver, SolverOptions, TimedOut};
+use crossbeam_channel::{Receiver, Sender};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A finished position (or a malformed line's row), from a worker to the writer.
+pub(super) struct Done {
+    pub(super) fields: BatchRow,
+    /// Units of the bar ([`crate::progress::work_of`]).
+    pub(super) work: u64,
+    pub(super) nodes: u64,
+    pub(super) time: Duration,
+    pub(super) best_found: Duration,
+    pub(super) timed_out: bool,
+    pub(super) wrong: bool,
+    /// Repeats of the position whose values disagree with its solve, one line each.
+    pub(super) repeats_wrong: Vec<String>,
+    /// A malformed input line, not a solve.
+    pub(super) bad_line: bool,
+}
+
+/// What the workers share besides the channels.
+pub(super) struct Shared<'a> {
+    pub(super) options: &'a BatchOptions,
+    pub(super) info: &'a RunInfo,
+    pub(super) status: &'a Status,
+    pub(super) repeats: &'a Repeats,
+    /// Solves given up at an interrupt.
+    pub(super) interrupted: AtomicU64,
+}
+
+/// The bar and what it says: rows written out of those to write, and what each worker is
+/// solving (its position's empties and last finished pass).
+pub(super) struct Status {
+    pub(super) bar: indicatif::ProgressBar,
+    pub(super) todo: u64,
+    pub(super) written: AtomicU64,
+    pub(super) solving: Mutex<Vec<String>>,
+}
+
+impl Status {
+    /// The status of a run of `todo` rows worth `units` of work, on `workers` threads.
+    /// The bar counts work by the positions' empties, as the suite's does, so that its ETA
+    /// holds when the deep positions come last.
+    pub(super) fn new(progress: bool, units: u64, todo: u64, workers: usize) -> Status {
+        Status {
+            bar: crate::progress::bar(
+                progress,
+                units,
+                "{bar:40} {percent:>3}% of the work  {msg}  {elapsed}  ETA {eta}",
+            ),
+            todo,
+            written: AtomicU64::new(0),
+            solving: Mutex::new(vec![String::new(); workers]),
+        }
+    }
+
+    /// Worker `slot` is now at `what`.
+    fn set(&self, slot: usize, what: String) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        let Ok(mut solving) = self.solving.lock() else {
+            return;
+        };
+        if let Some(s) = solving.get_mut(slot) {
+            *s = what;
+        }
+        let busy: Vec<&str> = solving
+            .iter()
+            .map(String::as_str)
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut message = format!("{}/{} positions", self.written.load(Relaxed), self.todo);
+        if !busy.is_empty() {
+            message += &format!("; solving {}", busy.join(", "));
+        }
+        self.bar.set_message(message);
+    }
+
+    /// A row of `work` units was written.
+    pub(super) fn row_written(&self, work: u64) {
+        self.written.fetch_add(1, Relaxed);
+        self.bar.inc(work);
+    }
+}
+
+/// Solves one position and builds its row; `None` when the interrupt stopped it.
+fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Option<Done> {
+    let options = shared.options;
+    let record = &job.3;
+    let empties = record.position.board.empty_count();
+    shared.status.set(slot, format!("{empties} empties"));
+    let mut on_pass = |p: &PassReport| {
+        shared
+            .status
+            .set(slot, format!("{empties} empties {}", pass_level(p)));
+    };
+    solver.clear();
+    let solved = solver.solve_reporting(
+        record.position.board,
+        options.mode,
+        options.time_limit,
+        &mut on_pass,
+    );
+    shared.status.set(slot, String::new());
+    let work = crate::progress::work_of(empties);
+    match solved {
+        Ok(result) => Some(solved_row(shared, job, result, work)),
+        Err(_) if options.interrupt.requested() => None,
+        Err(t) => Some(timeout_row(shared, job, &t, work)),
+    }
+}
+
+/// The lines saying which repeats of `job`'s position give values its solve disagrees
+/// with.
+fn disagreeing_repeats(shared: &Shared, job: &Job, result: &SolveResult) -> Vec<String> {
+    let options = shared.options;
+    let (file, record) = (&options.inputs[job.0], &job.3);
+    shared
+        .repeats
+        .get(&job.2)
+        .into_iter()
+        .flatten()
+        .filter(|r| {
+            let verdict = check(
+                options.mode,
+                &r.expected,
+                result.score,
+                &result.best_moves,
+                &result.move_scores,
+            );
+            verdict.ok() == Some(false)
+        })
+        .map(|r| {
+            format!(
+                "wrong: {}:{} gives {}, but the same position ({}:{}, key {}) {}",
+                options.inputs[r.file].display(),
+                r.line,
+                move_scores_string(&r.expected),
+                file.display(),
+                record.line,
+                key_hex(job.2),
+                verdict_text(options.mode, result)
+            )
+        })
+        .collect()
+}
+
+/// The row of a finished solve, checked against the values its line and repeats give.
+fn solved_row(shared: &Shared, job: &Job, result: SolveResult, work: u64) -> Done {
+    let (options, info) = (shared.options, shared.info);
+    let (file, index, record) = (&options.inputs[job.0], job.1, &job.3);
+    let (nodes, time) = (result.nodes, result.time);
+    let best_found = result.best_found.unwrap_or_default();
+    let repeats_wrong = disagreeing_repeats(shared, job, &result);
+    let row = checked_row(file, index, record, result);
+    let wrong = row.verdict.ok() == Some(false) || !repeats_wrong.is_empty();
+    let mut csv_row = crate::results::csv_out::record(&row, info);
+    if !repeats_wrong.is_empty() {
+        // The row is the position's only one: it is not ok if any occurrence
+        // disagrees.
+        csv_row.ok = Some(false);
+    }
+    let fields = (
+        csv_row,
+        BatchColumns {
+            status: "solved".into(),
+            line: record.line.to_string(),
+            ..BatchColumns::default()
+        },
+    );
+    Done {
+        fields,
+        work,
+        nodes,
+        time,
+        best_found,
+        timed_out: false,
+        wrong,
+        repeats_wrong,
+        bad_line: false,
+    }
+}
+
+/// The row of a solve given up at the time limit: what its last finished pass said.
+fn timeout_row(shared: &Shared, job: &Job, t: &TimedOut, work: u64) -> Done {
+    let (options, info) = (shared.options, shared.info);
+    let (file, index, record) = (&options.inputs[job.0], job.1, &job.3);
+    let pass = t.last_pass.as_ref();
+    let fields = (
+        CsvRow {
+            mode: options.mode.name().to_string(),
+            nodes: Some(t.nodes),
+            time_s: seconds(t.time),
+            peak_mb: megabytes(peak_mb()),
+            ..CsvRow::of_position(index, file, &record.position, info)
+        },
+        BatchColumns {
+            status: "timeout".into(),
+            probable_score: pass
+                .map(|p| score_string(options.mode, p.score))
+                .unwrap_or_default(),
+            probable_level: pass.map(pass_level).unwrap_or_default(),
+            probable_move: pass
+                .and_then(|p| p.best)
+                .map(|m| m.to_string())
+                .unwrap_or_default(),
+            line: record.line.to_string(),
+        },
+    );
+    Done {
+        fields,
+        work,
+        nodes: t.nodes,
+        time: t.time,
+        best_found: Duration::ZERO,
+        timed_out: true,
+        wrong: false,
+        repeats_wrong: Vec::new(),
+        bad_line: false,
+    }
+}
+
+/// A solve's answer, for the line that says a repeat disagrees: `solved +4 (best F1 G2)`.
+fn verdict_text(mode: Mode, result: &SolveResult) -> String {
+    format!(
+        "solved {} (best {})",
+        score_string(mode, result.score),
+        moves_string(&result.best_moves)
+    )
+}
+
+/// A position for a worker.
+pub(super) type Job = (usize, usize, u64, ObfRecord);
+
+/// One worker thread: solves positions from `jobs` with its own table and sends their rows
+/// to the writer, until the jobs run out or `stop` is set (a solve in progress then gives
+/// up within a few thousand nodes; after an interrupt its result is dropped and counted in
+/// `interrupted`, a solve that had finished is still written).
+pub(super) fn worker(
+    shared: &Shared,
+    slot: usize,
+    jobs: &Receiver<Job>,
+    done: &Sender<Done>,
+    stop: &Arc<AtomicBool>,
+) {
+    let options = shared.options;
+    let mut solver = Solver::new(SolverOptions {
+        hash_mb: options.hash_mb,
+        search: options.search.clone(),
+        threads: 1,
+        oversubscribe: false,
+    });
+    solver.set_abort(Arc::clone(stop));
+    while !stop.load(Relaxed) {
+        let Ok(job) = jobs.recv() else {
+            return;
+        };
+        // A solve the interrupt cut short writes no row: a rerun solves it again.
+        let Some(d) = solve_one(&mut solver, shared, slot, &job) else {
+            shared.interrupted.fetch_add(1, Relaxed);
+            return;
+        };
+        if done.send(d).is_err() {
+            return;
+        }
+    }
+}
