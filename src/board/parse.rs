@@ -51,15 +51,37 @@ pub fn parse_obf_line(line: &str) -> std::result::Result<Option<ObfRecord>, ObfE
         Some(i) => &line[..i],
         None => line,
     };
+    let i = skip_space(content, 0);
+    if i == content.len() {
+        return Ok(None);
+    }
+    let (black, white, i) = parse_squares(content, i)?;
+    let (side, i) = parse_side(content, skip_space(content, i))?;
+    let board = match side {
+        Color::Black => Board::new(black, white),
+        Color::White => Board::new(white, black),
+    };
+    let expected = parse_pairs(content, skip_space(content, i), &board)?;
+    Ok(Some(ObfRecord {
+        line: 0,
+        position: Position { board, side },
+        expected,
+    }))
+}
+
+/// The byte offset of the first character at or after `i` that is not white space.
+fn skip_space(content: &str, mut i: usize) -> usize {
     let bytes = content.as_bytes();
-    let mut i = 0;
     while i < bytes.len() && bytes[i].is_ascii_whitespace() {
         i += 1;
     }
-    if i == bytes.len() {
-        return Ok(None);
-    }
-    let board_start = i;
+    i
+}
+
+/// The 64 squares starting at byte `i`: black's and white's discs, and the offset after
+/// them.
+fn parse_squares(content: &str, mut i: usize) -> std::result::Result<(u64, u64, usize), ObfError> {
+    let bytes = content.as_bytes();
     let mut black = 0u64;
     let mut white = 0u64;
     let mut n = 0usize;
@@ -93,10 +115,12 @@ pub fn parse_obf_line(line: &str) -> std::result::Result<Option<ObfRecord>, ObfE
         // but say so clearly: 65 squares means the side is glued on.
         return Err(ObfError::BoardLength { found: n });
     }
-    let _ = board_start;
-    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-        i += 1;
-    }
+    Ok((black, white, i))
+}
+
+/// The side to move starting at byte `i`, and the offset after it.
+fn parse_side(content: &str, mut i: usize) -> std::result::Result<(Color, usize), ObfError> {
+    let bytes = content.as_bytes();
     if i == bytes.len() || bytes[i] == b';' {
         return Err(ObfError::MissingSide {
             column: char_column(content, i),
@@ -117,73 +141,71 @@ pub fn parse_obf_line(line: &str) -> std::result::Result<Option<ObfRecord>, ObfE
             });
         }
     };
-    let board = match side {
-        Color::Black => Board::new(black, white),
-        Color::White => Board::new(white, black),
-    };
-    let position = Position { board, side };
+    Ok((side, i))
+}
 
-    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
-        i += 1;
-    }
+/// The `;MOVE:SCORE` pairs from byte `i` to the end: each move legal on `board`, listed
+/// once, its score a disc difference.
+fn parse_pairs(
+    content: &str,
+    i: usize,
+    board: &Board,
+) -> std::result::Result<Vec<(Square, i32)>, ObfError> {
     let mut expected: Vec<(Square, i32)> = Vec::new();
-    if i < bytes.len() {
-        if bytes[i] != b';' {
-            return Err(ObfError::Trailing {
-                column: char_column(content, i),
-                found: content[i..].trim_end().to_string(),
+    if i == content.len() {
+        return Ok(expected);
+    }
+    if content.as_bytes()[i] != b';' {
+        return Err(ObfError::Trailing {
+            column: char_column(content, i),
+            found: content[i..].trim_end().to_string(),
+        });
+    }
+    let mut start = i + 1;
+    for field in content[i + 1..].split(';') {
+        let field_start = start;
+        start += field.len() + 1;
+        let lead = field.len() - field.trim_start().len();
+        let pair = field.trim();
+        if pair.is_empty() {
+            continue;
+        }
+        let column = char_column(content, field_start + lead);
+        let bad = || ObfError::BadPair {
+            column,
+            found: pair.to_string(),
+        };
+        let (mv, score) = pair.split_once(':').ok_or_else(bad)?;
+        let sq = Square::parse(mv.trim()).ok_or_else(bad)?;
+        let score_text = score.trim();
+        // One optional sign, then digits only (`++4` and `+-4` are typos, not scores).
+        let digits = score_text.strip_prefix(['+', '-']).unwrap_or(score_text);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let score: i64 = score_text
+            .strip_prefix('+')
+            .unwrap_or(score_text)
+            .parse()
+            .map_err(|_| bad())?;
+        if !(-64..=64).contains(&score) {
+            return Err(ObfError::ScoreRange { column, score });
+        }
+        if !board.is_legal(sq) {
+            return Err(ObfError::IllegalListedMove {
+                column,
+                mv: mv.trim().to_string(),
             });
         }
-        let mut start = i + 1;
-        for field in content[i + 1..].split(';') {
-            let field_start = start;
-            start += field.len() + 1;
-            let lead = field.len() - field.trim_start().len();
-            let pair = field.trim();
-            if pair.is_empty() {
-                continue;
-            }
-            let column = char_column(content, field_start + lead);
-            let bad = || ObfError::BadPair {
+        if expected.iter().any(|&(m, _)| m == sq) {
+            return Err(ObfError::DuplicateMove {
                 column,
-                found: pair.to_string(),
-            };
-            let (mv, score) = pair.split_once(':').ok_or_else(bad)?;
-            let sq = Square::parse(mv.trim()).ok_or_else(bad)?;
-            let score_text = score.trim();
-            // One optional sign, then digits only (`++4` and `+-4` are typos, not scores).
-            let digits = score_text.strip_prefix(['+', '-']).unwrap_or(score_text);
-            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(bad());
-            }
-            let score: i64 = score_text
-                .strip_prefix('+')
-                .unwrap_or(score_text)
-                .parse()
-                .map_err(|_| bad())?;
-            if !(-64..=64).contains(&score) {
-                return Err(ObfError::ScoreRange { column, score });
-            }
-            if !board.is_legal(sq) {
-                return Err(ObfError::IllegalListedMove {
-                    column,
-                    mv: mv.trim().to_string(),
-                });
-            }
-            if expected.iter().any(|&(m, _)| m == sq) {
-                return Err(ObfError::DuplicateMove {
-                    column,
-                    mv: mv.trim().to_string(),
-                });
-            }
-            expected.push((sq, score as i32));
+                mv: mv.trim().to_string(),
+            });
         }
+        expected.push((sq, score as i32));
     }
-    Ok(Some(ObfRecord {
-        line: 0,
-        position,
-        expected,
-    }))
+    Ok(expected)
 }
 
 /// 1-based character column of byte offset `at`.
