@@ -234,35 +234,42 @@ pub const fn mpc_depth(n: u32) -> u32 {
     if d > 8 { 8 } else { d }
 }
 /// The multi-probcut error model: mean and standard deviation, in discs, of (shallow
-/// search at depth [`mpc_depth`]`(n)`) minus (exact score) at the nodes where a selective
-/// search tries probcut. Fitted by `finale train-mpc --from-search` on the fit set
-/// results/selectivity/fit-14-26.obf (never on the held-out set), 30 sampled probcut
-/// nodes per empties count from 8 to 22, 450 in all, with the weights of 2026-11-24
-/// (results/selectivity/2026-11-24-train-mpc-from-search.csv). The cells are noisy
-/// (+-1.5 discs on a mean), so the model pools them: the mean by parity of the empties
-/// (even +0.135, odd -1.638: the evaluation still misjudges whose turn the last move is,
-/// half as much as the weights before, whose fit gave -0.73 and -3.14), sigma linear in
-/// the empties (10.557 - 0.166 n; before 9.267 - 0.065 n). Beyond the fitted range sigma
-/// is held at its value at 22 empties, not extrapolated. The plane fitted on self-play
-/// positions before that (sigma about 7.4, mean taken as 0) made a 95 % solve give the
-/// exact score on 57 % of held-out positions.
-/// `finale train-mpc` now fits planes in the empties and the depth over every cell
-/// (`train::mpc::ProbcutModel`), which the probcut nodes of deep searches call for (their
-/// mean error at 24-25 empties is about -5 discs, where this model says +0.1 and -1.6:
-/// results/selectivity/deep-27-32/); the search switches to it once the deep labels are in
-/// and the levels are measured with it (issue 32).
-pub const MPC_MEAN_BY_PARITY: [f32; 2] = [0.135, -1.638];
-/// See [`MPC_MEAN_BY_PARITY`]: sigma = `MPC_SIGMA[0] + MPC_SIGMA[1] * n`, n at most
-/// [`MPC_SIGMA_MAX_EMPTIES`].
-pub const MPC_SIGMA: [f32; 2] = [10.5565, -0.1664];
-/// The highest empties count of the sigma fit; sigma stays at its value there above it.
-pub const MPC_SIGMA_MAX_EMPTIES: u32 = 22;
-/// The error model at `n` empties: (mean, sigma) in discs (see [`MPC_MEAN_BY_PARITY`]).
+/// search at depth d) minus (exact score) at the nodes of n empties where a selective
+/// search tries probcut, as planes in n and d: mean = `MPC_MEAN[0] + MPC_MEAN[1] n +
+/// MPC_MEAN[2] [d odd]`, sigma = `MPC_SIGMA[0] + MPC_SIGMA[1] n + MPC_SIGMA[2] d`.
+/// Fitted by `finale train-mpc --from-labels` (least squares over every cell of empties
+/// and depth 0-7, weighted by nodes) on fit sets only: the probcut nodes of 95 % searches
+/// of results/selectivity/fit-14-26.obf (30 per empties count, 8-22) and of 73 % searches
+/// of deep-27-32/fit-27-32.obf (19-28 empties), each labelled by an exact `finale batch`
+/// (results/selectivity/deep-27-32/, its README has the commands and the residuals).
+/// What the planes see that the model before them (mean by parity of n, sigma a line in n
+/// held above 22 empties) missed: the shallow search errs low by about 3 discs more at
+/// even depths than odd ones, and more the more empties (mean -3.6 at 24 empties, depth
+/// 4, where the old model said +0.1). Rms residual of the cells at the search's depth,
+/// mean / sigma: planes 0.86 / 1.16 discs, the old form refitted to the same nodes
+/// 1.30 / 1.18, the old model as it shipped 1.56 / 1.20. Sigma at depth runs 6.1-6.9
+/// at 20-28 empties (old: 6.9). On the fit set's 121 positions of 14-24 empties, same t
+/// (results/selectivity/2026-11-26-planes/): the levels keep their promise there at
+/// about 0.7-0.85 of the old model's nodes. Above [`MPC_MODEL_MAX_EMPTIES`] the planes
+/// are held at that many empties, not extrapolated; d is the depth the search uses there.
+pub const MPC_MEAN: [f32; 3] = [0.6650, -0.1593, 1.8010];
+/// See [`MPC_MEAN`].
+pub const MPC_SIGMA: [f32; 3] = [7.0836, 0.0681, -0.5707];
+/// The most empties of the labelled probcut nodes [`MPC_MEAN`] was fitted on.
+pub const MPC_MODEL_MAX_EMPTIES: u32 = 28;
+/// The deepest shallow search of the cells [`MPC_MEAN`] was fitted on; deeper ones (40+
+/// empties) take its sigma.
+pub const MPC_MODEL_MAX_DEPTH: u32 = 7;
+/// The error model at `n` empties: (mean, sigma) in discs at the depth
+/// [`mpc_depth`]`(n)` (see [`MPC_MEAN`]).
 pub fn mpc_error(n: u32) -> (f32, f32) {
-    let m = n.min(MPC_SIGMA_MAX_EMPTIES) as f32;
+    let depth = mpc_depth(n);
+    let d = depth.min(MPC_MODEL_MAX_DEPTH) as f32;
+    let m = n.min(MPC_MODEL_MAX_EMPTIES) as f32;
+    let odd = (depth % 2) as f32;
     (
-        MPC_MEAN_BY_PARITY[(n % 2) as usize],
-        MPC_SIGMA[0] + MPC_SIGMA[1] * m,
+        MPC_MEAN[0] + MPC_MEAN[1] * m + MPC_MEAN[2] * odd,
+        MPC_SIGMA[0] + MPC_SIGMA[1] * m + MPC_SIGMA[2] * d,
     )
 }
 /// Exact solves of at least this many empties first run a quick pass at
