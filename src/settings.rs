@@ -212,7 +212,11 @@ pub const fn order_eval_depth(n: u32) -> u32 {
 /// (87 % first had 2.5, chosen on the pooled set; held out, it kept its promise overall
 /// but fell one position short among 23 of 25-29 empties, and the fit set's own bands
 /// already showed 2.5 marginal at 20-24.) `finale calibrate` checks the promise on
-/// held-out sets (results/selectivity/).
+/// held-out sets (results/selectivity/). Scanned again with the error model as planes
+/// (2026-11-26, `--probcut-t`, results/selectivity/2026-11-26-planes/): 73 % still needs
+/// 1.5 (1.25 fails), 87 % 3.0 (2.5 falls to 90.9 % at 20-24); 95 % would hold at 3.5
+/// (exact scores 95.5 % at 14-19, just the margin) and keeps 4.0 until the deep fit set
+/// has chosen the widths at 25-32 empties.
 pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.5), (87, 3.0), (95, 4.0), (98, 5.0), (99, 6.0)];
 /// The most empties at which each level of [`MPC_LEVELS`] has been seen to keep its promise
 /// on held-out positions (`finale calibrate`, results/selectivity/README.md); an answer of

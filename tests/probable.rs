@@ -2,6 +2,8 @@
 //! difference is even (64 discs, empty squares to the winner), so a multi-probcut pass must
 //! never report an odd score, which would be a bound passed off as a score.
 
+mod common;
+
 use finale::board::parse_obf_line;
 use finale::search::{Level, Mode, PassReport, SearchOptions, Solver, SolverOptions};
 
@@ -60,16 +62,7 @@ const SHALLOW: &str = ODD_BEFORE[5];
 
 /// The standard output of a successful `finale` run with `args`.
 fn finale(args: &[String]) -> String {
-    let out = assert_cmd::cargo::cargo_bin_cmd!("finale")
-        .args(args)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+    common::run::finale_ok(args)
 }
 
 /// An answer from deeper than its level was checked at says so wherever it is shown:

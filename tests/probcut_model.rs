@@ -3,6 +3,8 @@
 //! results/selectivity/deep-27-32/, up to `MPC_MODEL_MAX_EMPTIES` (the label batches go
 //! on deeper; deeper rows check the model, they did not fit it).
 
+mod common;
+
 use finale::settings::{MPC_MEAN, MPC_MODEL_MAX_EMPTIES, MPC_SIGMA};
 use std::path::Path;
 
@@ -43,22 +45,8 @@ fn the_shipped_error_model_is_what_the_committed_labels_give() {
         std::fs::write(&path, kept.join("\n") + "\n").unwrap();
         files.push(path.display().to_string());
     }
-    let out = assert_cmd::cargo::cargo_bin_cmd!("finale")
-        .args([
-            "train-mpc",
-            "--from-labels",
-            &files.join(","),
-            "--max-depth",
-            "7",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let list = files.join(",");
+    let text = common::run::finale_ok(&["train-mpc", "--from-labels", &list, "--max-depth", "7"]);
     let model = text
         .lines()
         .find(|l| l.starts_with("# over every cell"))

@@ -4,3 +4,4 @@
 
 pub mod csv_rows;
 pub mod reference;
+pub mod run;
