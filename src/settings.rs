@@ -221,11 +221,12 @@ pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.5), (87, 3.0), (95, 4.0), (98, 5.
 /// The most empties at which each level of [`MPC_LEVELS`] has been seen to keep its promise
 /// on held-out positions (`finale calibrate`, results/selectivity/README.md); an answer of
 /// that level from a position with more empties is labelled with `?` (`+16@73%?`): its
-/// promise is borrowed from shallower positions, not measured. Checked so far: 8-13
-/// empties (180 positions, `finale generate --play eval --seed 3313 --empties 8-13`,
-/// every level kept, 2026-11-26), 14-26 (329 positions of seed 2002, 2026-11-23, and 250
-/// of them again with the weights of 2026-11-24); below 8 no probcut is tried, so the
-/// answer is exact. Nothing above 26 had been measured.
+/// promise is borrowed from shallower positions, not measured. Checked with the error
+/// model the search uses (the planes of [`MPC_MEAN`], 2026-11-26,
+/// results/selectivity/2026-11-26-planes/): 8-13 empties (180 positions, `finale generate
+/// --play eval --seed 3313 --empties 8-13`) and 14-26 (329 positions of seed 2002), every
+/// level kept in every band; below 8 no probcut is tried, so the answer is exact. Nothing
+/// above 26 has been measured yet.
 pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [26; 5];
 /// Lowest number of empties at which a selective search tries multi-probcut, and its
 /// shallow depth. FFO 40-49, one thread (nodes): from 12 at depth (n - 12) / 3 -> 909 M,
