@@ -518,133 +518,206 @@ fn solve_root(
     selectivity: Level,
     reports: &mut Passes,
 ) -> SolveResult {
-    let n = board.empty_count();
     let moves = board.moves();
     s.count_node(Band::EndgameShared);
     if moves == 0 {
-        if board.pass().moves() == 0 {
-            return SolveResult {
-                mode,
-                score: class(mode, board.final_score()),
-                best_moves: Vec::new(),
-                move_scores: Vec::new(),
-                pv: Vec::new(),
-                nodes: 0,
-                time: Duration::ZERO,
-                selectivity: Level::EXACT,
-                best_found: Some(Duration::ZERO),
-            };
-        }
-        // The passes of the position after the pass, seen from this side: no move here.
-        let start = reports.start;
-        let outer = &mut *reports.report;
-        let mut flip = |p: &PassReport| {
-            let mut pv = vec![PvMove::Pass];
-            pv.extend(p.pv.iter().copied().take(PASS_PV_MOVES - 1));
-            outer(&PassReport {
-                score: -p.score,
-                best: None,
-                pv,
-                ..p.clone()
-            })
-        };
-        let mut inner = Passes {
-            start,
-            report: &mut flip,
-        };
-        let mut r = solve_root(s, board.pass(), mode, selectivity, &mut inner);
-        r.score = -r.score;
-        r.best_moves.clear();
-        r.move_scores.clear();
-        r.pv.insert(0, PvMove::Pass);
-        return r;
+        return solve_without_moves(s, board, mode, selectivity, reports);
     }
+    let mut root = root_moves(s, board, moves, mode);
+    if mode == Mode::All {
+        score_every_move(s, &mut root, board.empty_count());
+    } else {
+        run_passes(
+            s,
+            &mut root,
+            board.empty_count(),
+            mode,
+            selectivity,
+            reports,
+        );
+    }
+    root_result(s, board, &root, mode)
+}
+
+/// The root without a move: the game's end, or the passes of the position after the pass,
+/// reported from this side.
+fn solve_without_moves(
+    s: &mut Search,
+    board: Board,
+    mode: Mode,
+    selectivity: Level,
+    reports: &mut Passes,
+) -> SolveResult {
+    if board.pass().moves() == 0 {
+        return SolveResult {
+            mode,
+            score: class(mode, board.final_score()),
+            best_moves: Vec::new(),
+            move_scores: Vec::new(),
+            pv: Vec::new(),
+            nodes: 0,
+            time: Duration::ZERO,
+            selectivity: Level::EXACT,
+            best_found: Some(Duration::ZERO),
+        };
+    }
+    let start = reports.start;
+    let outer = &mut *reports.report;
+    let mut flip = |p: &PassReport| {
+        let mut pv = vec![PvMove::Pass];
+        pv.extend(p.pv.iter().copied().take(PASS_PV_MOVES - 1));
+        outer(&PassReport {
+            score: -p.score,
+            best: None,
+            pv,
+            ..p.clone()
+        })
+    };
+    let mut inner = Passes {
+        start,
+        report: &mut flip,
+    };
+    let mut r = solve_root(s, board.pass(), mode, selectivity, &mut inner);
+    r.score = -r.score;
+    r.best_moves.clear();
+    r.move_scores.clear();
+    r.pv.insert(0, PvMove::Pass);
+    r
+}
+
+/// The root's moves, best first by the table's move and fastest-first scoring, with the
+/// mode's full window as their bounds.
+fn root_moves(s: &mut Search, board: Board, moves: u64, mode: Mode) -> Vec<RootMove> {
     let tt_move = s.tt.probe(&board).and_then(|h| h.best_move);
     let mut list = MoveList::new();
     scored_moves::<Portable>(&board, moves, tt_move, None, &mut list);
     for i in 0..list.len() {
         select_next(&mut list, i);
     }
-    let mut root: Vec<RootMove> = list
-        .iter()
+    let (lower, upper) = full_window(mode);
+    list.iter()
         .map(|mv| RootMove {
             sq: Square::from_index(mv.sq as u32),
             child: mv.child,
-            lower: if mode == Mode::Wld { -1 } else { -64 },
-            upper: if mode == Mode::Wld { 1 } else { 64 },
+            lower,
+            upper,
             prior: None,
         })
-        .collect();
+        .collect()
+}
 
-    if mode == Mode::All {
-        for m in root.iter_mut() {
-            let v = -s.search(m.child, -64, 64, n - 1);
-            if s.stopped {
-                break;
-            }
-            (m.lower, m.upper) = (v, v);
-        }
+/// The widest window of scores in `mode`.
+fn full_window(mode: Mode) -> (i32, i32) {
+    if mode == Mode::Wld {
+        (-1, 1)
     } else {
-        let (lo, hi) = if mode == Mode::Wld {
-            (-1, 1)
-        } else {
-            (-64, 64)
-        };
-        let mut guess = 0;
-        // The narrow search promises nothing: asked for, it solves exactly.
-        let target = match selectivity {
-            Level::NARROW => Level::EXACT,
-            l => l,
-        };
-        if target.is_probcut()
-            || (s.options.eval.0.is_some()
-                && s.options.first_guess
-                && n >= MPC_SCHEDULE_MIN_EMPTIES)
-        {
-            // A quick pass at the guess level gives the first guess and fills the table
-            // with best moves; then the pass at the level asked for (MPC_GUESS_LEVEL).
-            let mut passes = vec![MPC_GUESS_LEVEL];
-            if let Some(k) = target.probcut_index()
-                && k > MPC_GUESS_LEVEL
-            {
-                passes.push(k);
-            }
-            for k in passes {
-                s.level = Level::probcut(k);
-                for m in root.iter_mut() {
-                    m.reset(lo, hi);
-                }
-                probe_until_exact(s, &mut root, n, mode, guess);
-                reports.finished(s, &root);
-                guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
-                if s.stopped {
-                    break;
-                }
-            }
-            if target == Level::EXACT {
-                s.level = Level::EXACT;
-                for m in root.iter_mut() {
-                    m.reset(lo, hi);
-                }
-                probe_until_exact(s, &mut root, n, mode, guess);
-                reports.finished(s, &root);
-            }
-        } else {
-            if n >= GUESS_MIN_EMPTIES && s.options.first_guess {
-                // A narrow search gives a first guess and fills the table with good moves.
-                s.level = Level::NARROW;
-                probe_until_exact(s, &mut root, n, mode, 0);
-                reports.finished(s, &root);
-                guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
-                s.level = Level::EXACT;
-                for m in root.iter_mut() {
-                    m.reset(lo, hi);
-                }
-            }
-            probe_until_exact(s, &mut root, n, mode, guess);
-            reports.finished(s, &root);
+        (-64, 64)
+    }
+}
+
+/// Mode all: every move's exact score, each with a full window.
+fn score_every_move(s: &mut Search, root: &mut [RootMove], n: u32) {
+    for m in root.iter_mut() {
+        let v = -s.search(m.child, -64, 64, n - 1);
+        if s.stopped {
+            break;
+        }
+        (m.lower, m.upper) = (v, v);
+    }
+}
+
+/// The passes that settle the root's best score at `selectivity`, each reported.
+fn run_passes(
+    s: &mut Search,
+    root: &mut [RootMove],
+    n: u32,
+    mode: Mode,
+    selectivity: Level,
+    reports: &mut Passes,
+) {
+    // The narrow search promises nothing: asked for, it solves exactly.
+    let target = match selectivity {
+        Level::NARROW => Level::EXACT,
+        l => l,
+    };
+    if target.is_probcut()
+        || (s.options.eval.0.is_some() && s.options.first_guess && n >= MPC_SCHEDULE_MIN_EMPTIES)
+    {
+        probcut_passes(s, root, n, mode, target, reports);
+    } else {
+        narrow_then_exact(s, root, n, mode, reports);
+    }
+}
+
+/// A quick pass at the guess level gives the first guess and fills the table with best
+/// moves; then the pass at the level asked for (MPC_GUESS_LEVEL), and the exact one if
+/// asked for.
+fn probcut_passes(
+    s: &mut Search,
+    root: &mut [RootMove],
+    n: u32,
+    mode: Mode,
+    target: Level,
+    reports: &mut Passes,
+) {
+    let (lo, hi) = full_window(mode);
+    let mut guess = 0;
+    let mut passes = vec![MPC_GUESS_LEVEL];
+    if let Some(k) = target.probcut_index()
+        && k > MPC_GUESS_LEVEL
+    {
+        passes.push(k);
+    }
+    for k in passes {
+        s.level = Level::probcut(k);
+        for m in root.iter_mut() {
+            m.reset(lo, hi);
+        }
+        probe_until_exact(s, root, n, mode, guess);
+        reports.finished(s, root);
+        guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
+        if s.stopped {
+            break;
         }
     }
+    if target == Level::EXACT {
+        s.level = Level::EXACT;
+        for m in root.iter_mut() {
+            m.reset(lo, hi);
+        }
+        probe_until_exact(s, root, n, mode, guess);
+        reports.finished(s, root);
+    }
+}
+
+/// Without an evaluation (or its first guess): a narrow search gives a first guess and
+/// fills the table with good moves, then the exact pass.
+fn narrow_then_exact(
+    s: &mut Search,
+    root: &mut [RootMove],
+    n: u32,
+    mode: Mode,
+    reports: &mut Passes,
+) {
+    let mut guess = 0;
+    if n >= GUESS_MIN_EMPTIES && s.options.first_guess {
+        s.level = Level::NARROW;
+        probe_until_exact(s, root, n, mode, 0);
+        reports.finished(s, root);
+        guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
+        s.level = Level::EXACT;
+        let (lo, hi) = full_window(mode);
+        for m in root.iter_mut() {
+            m.reset(lo, hi);
+        }
+    }
+    probe_until_exact(s, root, n, mode, guess);
+    reports.finished(s, root);
+}
+
+/// The answer the root's bounds give: the best score, every move reaching it, the scores
+/// of all moves in mode all, and the principal variation when the search finished.
+fn root_result(s: &mut Search, board: Board, root: &[RootMove], mode: Mode) -> SolveResult {
     let score = root
         .iter()
         .map(|m| m.lower)
