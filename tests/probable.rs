@@ -52,10 +52,10 @@ fn probable_scores_are_scores_a_game_can_end_with() {
     }
 }
 
-/// `finale generate --play eval --seed 77 --count 8 --empties 27`, the 8th: 27 empties,
-/// deeper than any level's promise was checked at (settings::MPC_CHECKED_MAX_EMPTIES),
-/// and quick at 73 %.
-const DEEP: &str = "----OOO---X-OO----OXOXOO--OOXXOO--OOOXXO--OOOXX---OOXX-----XXXX- O";
+/// `finale generate --play random --seed 6 --count 16 --empties 33`, the 13th: 33
+/// empties, deeper than any level's promise was checked at
+/// (settings::MPC_CHECKED_MAX_EMPTIES), and quick at 73 % (one side is far ahead).
+const DEEP: &str = "-----XO----XXX--XXXXOX--XXOOO---XOOOOOO--O--OOO-O---O-O--------O O";
 
 /// 18 empties, within every level's checked range.
 const SHALLOW: &str = ODD_BEFORE[5];
@@ -69,6 +69,13 @@ fn finale(args: &[String]) -> String {
 /// the solve report, the pass lines, the suite's table and its CSV.
 #[test]
 fn answers_deeper_than_their_level_was_checked_at_are_marked() {
+    let empties = DEEP.chars().take(64).filter(|&c| c == '-').count() as u32;
+    assert!(
+        finale::settings::MPC_CHECKED_MAX_EMPTIES
+            .iter()
+            .all(|&m| m < empties),
+        "DEEP must lie beyond every level's checked range"
+    );
     let level = "--selectivity 73 --threads 1 --hash-mb 16";
     let words = |s: &str| -> Vec<String> { s.split_whitespace().map(String::from).collect() };
     let text = finale(&words(&format!("solve {DEEP} --progress {level}")));
