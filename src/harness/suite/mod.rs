@@ -1,0 +1,197 @@
+//! The benchmark runner: solves every position of some OBF files with one solver, checks
+//! each answer against the file, prints a table row and writes a CSV row as each position
+//! finishes, then sums up.
+
+mod run;
+mod small;
+mod summary;
+mod table;
+
+pub use summary::Summary;
+pub use table::{table_header, table_row};
+
+use super::variant::Variant;
+use crate::board::{ObfRecord, read_obf_file};
+use crate::error::{Error, Result, SuiteError};
+use crate::interrupt::Interrupt;
+use crate::results::csv_out::CsvTarget;
+use crate::results::row::{Row, checked_row};
+use crate::search::{Mode, SearchOptions, Solver};
+use run::SuiteRun;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How to run a suite.
+#[derive(Clone, Debug)]
+pub struct SuiteOptions {
+    /// What to solve for.
+    pub mode: Mode,
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search switches.
+    pub search: SearchOptions,
+    /// Search threads per solve.
+    pub threads: usize,
+    /// Run every thread even beyond the cores.
+    pub oversubscribe: bool,
+    /// Where the CSV goes.
+    pub csv: CsvTarget,
+    /// Times each position is solved (by each variant).
+    pub repeat: u32,
+    /// Variants to alternate; empty means this binary with `search`.
+    pub variants: Vec<Variant>,
+    /// Show a progress bar on stderr (positions done, the current one and its last pass,
+    /// ETA) when stderr is a terminal.
+    pub progress: bool,
+    /// Another engine (`--engine`) running longer than this on a position is killed, and
+    /// its row says `timeout`; finale's own solves are not limited.
+    pub time_limit: Option<Duration>,
+    /// Stops the run when set (by SIGINT or SIGTERM in the CLI): the position being
+    /// solved gives up, and the run ends with the rows it finished and the position's last
+    /// pass as a probable answer ([`Summary::stopped`]).
+    pub interrupt: Interrupt,
+}
+
+/// Solves one record with a cleared table (so node counts do not depend on what was
+/// solved before) and checks the answer.
+pub fn solve_record(
+    solver: &mut Solver,
+    file: &Path,
+    index: usize,
+    record: &ObfRecord,
+    mode: Mode,
+) -> Row {
+    solver.clear();
+    checked_row(
+        file,
+        index,
+        record,
+        solver.solve(record.position.board, mode),
+    )
+}
+
+/// Runs a suite: reads every file first (so a malformed line in the last file is reported
+/// before hours of solving), opens the CSV, then solves, printing to `out` and writing the
+/// CSV row by row so an interrupted run keeps what it finished.
+pub fn run_suite(
+    files: &[PathBuf],
+    options: &SuiteOptions,
+    out: &mut impl Write,
+) -> Result<Summary> {
+    if files.is_empty() {
+        return Err(SuiteError::NoFile.into());
+    }
+    if let CsvTarget::Path(out) = &options.csv {
+        crate::results::outputs::refuse_input_as_output(
+            "--csv",
+            out,
+            files.iter().map(|f| f.as_path()),
+        )?;
+    }
+    let suites: Vec<(&PathBuf, Vec<ObfRecord>)> = files
+        .iter()
+        .map(|f| {
+            read_obf_file(f)
+                .map(|records| (f, records))
+                .map_err(Error::from)
+        })
+        .collect::<Result<_>>()?;
+    let total = suites.iter().map(|(_, r)| r.len()).sum();
+    let mut run = SuiteRun::new(&files[0], &suites, total, options)?;
+    let mut stopped = None;
+    for (file, records) in &suites {
+        stopped = run.solve_file(file, records, out)?;
+        if stopped.is_some() {
+            break;
+        }
+    }
+    run.finish(stopped, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6;";
+
+    #[test]
+    fn runs_a_suite_and_writes_rows() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let obf = dir.path().join("two.obf");
+        // The second copy claims +20: one wrong score.
+        let wrong = FFO1.replace("G8:+18", "G8:+20");
+        std::fs::write(&obf, format!("% comment\n{FFO1}\n\n{wrong}\n")).expect("write obf");
+        let csv = dir.path().join("out.csv");
+        let options = SuiteOptions {
+            progress: false,
+            mode: Mode::Exact,
+            hash_mb: 1,
+            search: SearchOptions::default(),
+            threads: 1,
+            oversubscribe: false,
+            csv: CsvTarget::Path(csv.clone()),
+            repeat: 1,
+            variants: Vec::new(),
+            time_limit: None,
+            interrupt: Interrupt::new(),
+        };
+        let mut out = Vec::new();
+        let summary = run_suite(std::slice::from_ref(&obf), &options, &mut out).expect("runs");
+        assert_eq!(summary.positions, 2);
+        assert_eq!((summary.wrong_moves, summary.wrong_scores), (0, 1));
+        assert!(!summary.all_ok());
+        assert_eq!(summary.csv_path.as_deref(), Some(csv.as_path()));
+
+        let text = String::from_utf8(out).expect("utf-8");
+        assert!(text.contains("BAD-SCORE"), "{text}");
+        assert!(text.contains("wrong scores  1"), "{text}");
+
+        let mut reader = csv::Reader::from_path(&csv).expect("csv");
+        let header: Vec<String> = reader
+            .headers()
+            .expect("header")
+            .iter()
+            .map(String::from)
+            .collect();
+        let mut want = crate::harness::HEADER.to_vec();
+        want.extend(crate::results::SUITE_COLUMNS);
+        assert_eq!(header, want);
+        let rows: Vec<csv::StringRecord> = reader
+            .records()
+            .collect::<std::result::Result<_, _>>()
+            .expect("rows");
+        assert_eq!(rows.len(), 2);
+        assert_eq!(&rows[0][0], "1");
+        assert_eq!(&rows[0][5], "18");
+        assert_eq!(&rows[0][9], "true");
+        assert_eq!(&rows[1][0], "2");
+        assert_eq!(&rows[1][7], "20");
+        assert_eq!(&rows[1][9], "false");
+    }
+
+    #[test]
+    fn a_bad_file_fails_before_any_csv() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let good = dir.path().join("good.obf");
+        let bad = dir.path().join("bad.obf");
+        std::fs::write(&good, format!("{FFO1}\n")).expect("write");
+        std::fs::write(&bad, format!("{FFO1}\nnot a board\n")).expect("write");
+        let options = SuiteOptions {
+            progress: false,
+            mode: Mode::Exact,
+            hash_mb: 1,
+            search: SearchOptions::default(),
+            threads: 1,
+            oversubscribe: false,
+            csv: CsvTarget::Default(dir.path().join("results")),
+            repeat: 1,
+            variants: Vec::new(),
+            time_limit: None,
+            interrupt: Interrupt::new(),
+        };
+        let err = run_suite(&[good, bad], &options, &mut Vec::new()).expect_err("bad line");
+        assert!(err.to_string().contains("bad.obf:2:"), "{err}");
+        assert!(!dir.path().join("results").exists());
+    }
+}

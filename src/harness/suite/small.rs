@@ -1,0 +1,64 @@
+//! Small positions solved several at once, one thread each, where that beats every
+//! thread splitting each one.
+
+use super::SuiteOptions;
+use crate::board::ObfRecord;
+use crate::harness::variant::{Variant, VariantKind};
+use crate::interrupt::Interrupt;
+use crate::search::{Mode, SolveResult, Solver, TimedOut, search_threads};
+use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;
+use crate::settings::SUITE_SMALL_RUN_MAX as SMALL_RUN_MAX;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// How many of `records` (from the first) to solve at once, each on one thread, rather
+/// than one after the other with every thread splitting each: the leading run of
+/// positions with fewer than [`POSITIONS_AT_ONCE_MAX_EMPTIES`] empties, when the variant
+/// is this binary's and more than one thread may search.
+pub(super) fn small_run(records: &[ObfRecord], v: &Variant, options: &SuiteOptions) -> usize {
+    let threads = search_threads(v.threads.unwrap_or(options.threads), v.oversubscribe);
+    if threads < 2 || !matches!(v.kind, VariantKind::Flags(_)) {
+        return 0;
+    }
+    records
+        .iter()
+        .take(SMALL_RUN_MAX)
+        .take_while(|r| r.position.board.empty_count() < POSITIONS_AT_ONCE_MAX_EMPTIES)
+        .count()
+}
+
+/// Solves `records` on one thread per solver, each with a cleared table, taking them in
+/// order; returns the answers in the records' order (`Err` for those `interrupt` stopped).
+pub(super) fn solve_at_once(
+    solvers: &mut [Solver],
+    records: &[ObfRecord],
+    mode: Mode,
+    interrupt: &Interrupt,
+) -> Vec<std::result::Result<SolveResult, TimedOut>> {
+    let next = AtomicUsize::new(0);
+    type Found = (usize, std::result::Result<SolveResult, TimedOut>);
+    let mut found: Vec<Found> = std::thread::scope(|scope| {
+        let handles: Vec<_> = solvers
+            .iter_mut()
+            .map(|solver| {
+                let next = &next;
+                scope.spawn(move || {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        let Some(r) = records.get(i) else { break };
+                        solver.clear();
+                        solver.set_abort(interrupt.flag());
+                        mine.push((i, solver.solve_within(r.position.board, mode, None)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a solver thread panicked"))
+            .collect()
+    });
+    found.sort_by_key(|&(i, _)| i);
+    found.into_iter().map(|(_, r)| r).collect()
+}
