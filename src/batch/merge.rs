@@ -73,6 +73,41 @@ pub fn run_merge(
     force: bool,
     report: &mut impl Write,
 ) -> Result<MergeSummary> {
+    let target = check_merge(inputs, out, force)?;
+    let mut summary = MergeSummary::default();
+    let (keep, conflicts) = choose_rows(inputs, &mut summary)?;
+    let merged = Merged {
+        inputs,
+        keep: &keep,
+        out,
+    };
+    match target {
+        Target::Stream => {
+            // A device or pipe (e.g. /dev/stdout): nothing to replace, write to it.
+            let mut file = OpenOptions::new()
+                .write(true)
+                .open(out)
+                .map_err(|e| merged.write_err(e))?;
+            merged.write_rows(&mut file, &mut summary)?;
+        }
+        Target::File => merged.replace_file(force, &mut summary)?,
+    }
+    for c in &conflicts {
+        writeln!(report, "{c}").map_err(Error::Output)?;
+    }
+    writeln!(
+        report,
+        "rows {}  written {}  duplicates {}  upgraded {}  conflicts {}",
+        summary.rows, summary.written, summary.duplicates, summary.upgraded, summary.conflicts
+    )
+    .map_err(Error::Output)?;
+    Ok(summary)
+}
+
+/// Refuses what cannot be merged before any work: no input, an input that is not a
+/// regular file, `out` among the inputs, an existing `out` without `force`. Says where the
+/// rows go.
+fn check_merge(inputs: &[PathBuf], out: &Path, force: bool) -> Result<Target> {
     if inputs.is_empty() {
         return Err(BatchError::NoMergeInput.into());
     }
@@ -86,20 +121,27 @@ pub fn run_merge(
     {
         return Err(BatchError::OutIsInput(out.to_path_buf()).into());
     }
-    // Checked before the work: an existing --out is never replaced without --force.
-    let target = match std::fs::metadata(out) {
+    match std::fs::metadata(out) {
         Ok(m) if !force => {
             let what = if m.is_file() { "file" } else { "path" };
-            return Err(BatchError::OutExists {
+            Err(BatchError::OutExists {
                 path: out.to_path_buf(),
                 what,
             }
-            .into());
+            .into())
         }
-        Ok(m) if !m.is_file() => Target::Stream,
-        _ => Target::File,
-    };
-    let mut summary = MergeSummary::default();
+        Ok(m) if !m.is_file() => Ok(Target::Stream),
+        _ => Ok(Target::File),
+    }
+}
+
+/// Reads every input row, checks it, and chooses one row per position and mode: the
+/// first, unless a later one solved what it did not. Returns, per input, the indices of
+/// the rows kept (sorted), and a line per conflict (solved rows that disagree).
+fn choose_rows(
+    inputs: &[PathBuf],
+    summary: &mut MergeSummary,
+) -> Result<(Vec<Vec<u64>>, Vec<String>)> {
     let mut chosen: HashMap<(u64, String), Chosen> = HashMap::new();
     let mut conflicts = Vec::new();
     for (f, path) in inputs.iter().enumerate() {
@@ -110,44 +152,18 @@ pub fn run_merge(
             })?;
             let line = record.position().map_or(0, |p| p.line());
             summary.rows += 1;
-            // By position: the header is the batch header, checked by `reader`.
-            let read = read_batch_row(&record).map_err(|b| {
-                Error::from(BatchError::BadValue {
-                    path: path.clone(),
-                    line: b.line,
-                    column: b.column,
-                })
-            })?;
-            // A row finale would not write is refused before anything is written.
-            let key = check_row(&read).map_err(|fault| {
-                Error::from(BatchError::BadRow {
-                    path: path.clone(),
-                    line,
-                    column: fault.column.to_string(),
-                    what: fault.what,
-                })
-            })?;
-            let (row, batch) = read;
-            let (mode, score) = (row.mode.to_string(), row.score);
-            let solved = batch.status == "solved";
-            let here = Chosen {
-                file: f,
-                row: i as u64,
-                solved,
-                score,
-                line,
-            };
+            let (key, mode, here) = read_row(path, &record, f, i as u64, line)?;
             match chosen.get_mut(&(key, mode.clone())) {
                 None => {
                     chosen.insert((key, mode), here);
                 }
-                Some(c) if !c.solved && solved => {
+                Some(c) if !c.solved && here.solved => {
                     *c = here;
                     summary.upgraded += 1;
                 }
                 Some(c) => {
                     summary.duplicates += 1;
-                    if c.solved && solved && c.score != here.score {
+                    if c.solved && here.solved && c.score != here.score {
                         summary.conflicts += 1;
                         conflicts.push(format!(
                             "conflict: position {} ({mode}): {}:{} says {}, {}:{} says {} (kept the first)",
@@ -171,25 +187,78 @@ pub fn run_merge(
     for rows in &mut keep {
         rows.sort_unstable();
     }
+    Ok((keep, conflicts))
+}
 
-    let write_err = |source: std::io::Error| Error::Write {
-        path: out.to_path_buf(),
-        source,
+/// One input row read and checked (a row finale would not write is refused before
+/// anything is written): its position key, its mode, and what choosing it needs.
+fn read_row(
+    path: &Path,
+    record: &csv::StringRecord,
+    file: usize,
+    row: u64,
+    line: u64,
+) -> Result<(u64, String, Chosen)> {
+    // By position: the header is the batch header, checked by `reader`.
+    let read = read_batch_row(record).map_err(|b| {
+        Error::from(BatchError::BadValue {
+            path: path.to_path_buf(),
+            line: b.line,
+            column: b.column,
+        })
+    })?;
+    let key = check_row(&read).map_err(|fault| {
+        Error::from(BatchError::BadRow {
+            path: path.to_path_buf(),
+            line,
+            column: fault.column.to_string(),
+            what: fault.what,
+        })
+    })?;
+    let (row_read, batch) = read;
+    let chosen = Chosen {
+        file,
+        row,
+        solved: batch.status == "solved",
+        score: row_read.score,
+        line,
     };
-    let csv_err = |e: csv::Error| match e.into_kind() {
-        csv::ErrorKind::Io(source) => write_err(source),
-        // Rows come from readers of the same shape: nothing else should fail.
-        kind => BatchError::MergeWrite {
-            path: out.to_path_buf(),
-            kind: format!("{kind:?}"),
+    Ok((key, row_read.mode.to_string(), chosen))
+}
+
+/// The merged output: the inputs and the rows kept of each.
+struct Merged<'a> {
+    inputs: &'a [PathBuf],
+    keep: &'a [Vec<u64>],
+    out: &'a Path,
+}
+
+impl Merged<'_> {
+    fn write_err(&self, source: std::io::Error) -> Error {
+        Error::Write {
+            path: self.out.to_path_buf(),
+            source,
         }
-        .into(),
-    };
-    let write_rows = |sink: &mut dyn Write, summary: &mut MergeSummary| -> Result<()> {
+    }
+
+    fn csv_err(&self, e: csv::Error) -> Error {
+        match e.into_kind() {
+            csv::ErrorKind::Io(source) => self.write_err(source),
+            // Rows come from readers of the same shape: nothing else should fail.
+            kind => BatchError::MergeWrite {
+                path: self.out.to_path_buf(),
+                kind: format!("{kind:?}"),
+            }
+            .into(),
+        }
+    }
+
+    /// Writes the header and the kept rows to `sink`, input by input in their order.
+    fn write_rows(&self, sink: &mut dyn Write, summary: &mut MergeSummary) -> Result<()> {
         let mut w = csv::Writer::from_writer(sink);
-        w.write_record(header()).map_err(csv_err)?;
-        for (f, path) in inputs.iter().enumerate() {
-            let rows = &keep[f];
+        w.write_record(header()).map_err(|e| self.csv_err(e))?;
+        for (f, path) in self.inputs.iter().enumerate() {
+            let rows = &self.keep[f];
             let mut next = 0;
             // Rows are copied as they are, not rewritten from their fields: a merge joins
             // files, it does not reformat them.
@@ -199,62 +268,45 @@ pub fn run_merge(
                         path: path.clone(),
                         source,
                     })?;
-                    w.write_record(&record).map_err(csv_err)?;
+                    w.write_record(&record).map_err(|e| self.csv_err(e))?;
                     summary.written += 1;
                     next += 1;
                 }
             }
         }
-        w.flush().map_err(write_err)
-    };
-    match target {
-        Target::Stream => {
-            // A device or pipe (e.g. /dev/stdout): nothing to replace, write to it.
-            let mut file = OpenOptions::new()
-                .write(true)
-                .open(out)
-                .map_err(write_err)?;
-            write_rows(&mut file, &mut summary)?;
-        }
-        Target::File => {
-            // Written beside --out and renamed over it once complete and on disk: a full
-            // disk, a kill or a crash leaves the old --out (or none), never half a file.
-            // A symlink's file is replaced, not the link.
-            let is_link = std::fs::symlink_metadata(out).is_ok_and(|m| m.is_symlink());
-            let dest = match is_link.then(|| out.canonicalize()) {
-                Some(Ok(target)) => target,
-                _ => out.to_path_buf(),
-            };
-            let out = dest.as_path();
-            let dir = match out.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            let mut tmp = tempfile::Builder::new()
-                .prefix(".finale-merge-")
-                .suffix(".tmp")
-                .permissions(std::fs::Permissions::from_mode(0o666))
-                .tempfile_in(dir)
-                .map_err(write_err)?;
-            write_rows(&mut tmp, &mut summary)?;
-            tmp.as_file().sync_all().map_err(write_err)?;
-            if force {
-                tmp.persist(out).map_err(|e| write_err(e.error))?;
-            } else {
-                // Refuses a file that appeared while merging, too.
-                tmp.persist_noclobber(out).map_err(|e| write_err(e.error))?;
-            }
-            super::output::sync_dir(out)?;
-        }
+        w.flush().map_err(|e| self.write_err(e))
     }
-    for c in &conflicts {
-        writeln!(report, "{c}").map_err(Error::Output)?;
+
+    /// Writes the rows beside `out` and renames them over it once complete and on disk:
+    /// a full disk, a kill or a crash leaves the old `out` (or none), never half a file.
+    /// A symlink's file is replaced, not the link.
+    fn replace_file(&self, force: bool, summary: &mut MergeSummary) -> Result<()> {
+        let out = self.out;
+        let is_link = std::fs::symlink_metadata(out).is_ok_and(|m| m.is_symlink());
+        let dest = match is_link.then(|| out.canonicalize()) {
+            Some(Ok(target)) => target,
+            _ => out.to_path_buf(),
+        };
+        let out = dest.as_path();
+        let dir = match out.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut tmp = tempfile::Builder::new()
+            .prefix(".finale-merge-")
+            .suffix(".tmp")
+            .permissions(std::fs::Permissions::from_mode(0o666))
+            .tempfile_in(dir)
+            .map_err(|e| self.write_err(e))?;
+        self.write_rows(&mut tmp, summary)?;
+        tmp.as_file().sync_all().map_err(|e| self.write_err(e))?;
+        if force {
+            tmp.persist(out).map_err(|e| self.write_err(e.error))?;
+        } else {
+            // Refuses a file that appeared while merging, too.
+            tmp.persist_noclobber(out)
+                .map_err(|e| self.write_err(e.error))?;
+        }
+        super::output::sync_dir(out)
     }
-    writeln!(
-        report,
-        "rows {}  written {}  duplicates {}  upgraded {}  conflicts {}",
-        summary.rows, summary.written, summary.duplicates, summary.upgraded, summary.conflicts
-    )
-    .map_err(Error::Output)?;
-    Ok(summary)
 }
