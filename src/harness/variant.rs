@@ -298,29 +298,15 @@ fn run_binary(
     threads: usize,
     interrupt: &Interrupt,
 ) -> Result<std::result::Result<Answer, TimedOut>> {
-    let obf = dir.path().join("position.obf");
+    let obf = write_position(dir, record)?;
     let csv = dir.path().join("row.csv");
-    let pairs: Vec<String> = record
-        .expected
-        .iter()
-        .map(|(m, s)| format!("{m}:{s:+};"))
-        .collect();
-    let line = format!("{}; {}\n", record.position, pairs.join(" "));
-    std::fs::write(&obf, line).map_err(|source| Error::Write {
-        path: obf.clone(),
-        source,
-    })?;
     let errors = dir.path().join("stderr.txt");
-    let io = |source| Error::Io {
-        path: bin.to_path_buf(),
-        source,
-    };
     let stderr = std::fs::File::create(&errors).map_err(|source| Error::Write {
         path: errors.clone(),
         source,
     })?;
     let start = std::time::Instant::now();
-    let mut child = Command::new(bin)
+    let child = Command::new(bin)
         .arg("suite")
         .arg(&obf)
         .arg("--csv")
@@ -331,23 +317,16 @@ fn run_binary(
         .stdout(Stdio::null())
         .stderr(stderr)
         .spawn()
-        .map_err(io)?;
-    // Waited for in steps, so that a stop asked of this process (SIGTERM reaches only it)
-    // stops the other binary too.
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(io)? {
-            break status;
-        }
-        if interrupt.requested() {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Ok(Err(TimedOut {
-                nodes: 0,
-                time: start.elapsed(),
-                last_pass: None,
-            }));
-        }
-        std::thread::sleep(Duration::from_millis(20));
+        .map_err(|source| Error::Io {
+            path: bin.to_path_buf(),
+            source,
+        })?;
+    let Some(status) = wait_or_stop(bin, child, interrupt)? else {
+        return Ok(Err(TimedOut {
+            nodes: 0,
+            time: start.elapsed(),
+            last_pass: None,
+        }));
     };
     // Exit 1 means a wrong answer: still an answer to time, when the row was written.
     if !matches!(status.code(), Some(0 | 1)) || !csv.is_file() {
@@ -363,14 +342,62 @@ fn run_binary(
         }
         .into());
     }
+    read_answer(bin, &csv, mode).map(Ok)
+}
+
+/// The one-position OBF file the other binary solves, with the record's expected scores
+/// (so that it checks its answer as this run does).
+fn write_position(dir: &tempfile::TempDir, record: &ObfRecord) -> Result<PathBuf> {
+    let obf = dir.path().join("position.obf");
+    let pairs: Vec<String> = record
+        .expected
+        .iter()
+        .map(|(m, s)| format!("{m}:{s:+};"))
+        .collect();
+    let line = format!("{}; {}\n", record.position, pairs.join(" "));
+    std::fs::write(&obf, line).map_err(|source| Error::Write {
+        path: obf.clone(),
+        source,
+    })?;
+    Ok(obf)
+}
+
+/// Waits for `child` in steps, so that a stop asked of this process (SIGTERM reaches only
+/// it) stops the other binary too: `None` when it was stopped so.
+fn wait_or_stop(
+    bin: &Path,
+    mut child: std::process::Child,
+    interrupt: &Interrupt,
+) -> Result<Option<std::process::ExitStatus>> {
+    loop {
+        let waited = child.try_wait().map_err(|source| Error::Io {
+            path: bin.to_path_buf(),
+            source,
+        })?;
+        if let Some(status) = waited {
+            return Ok(Some(status));
+        }
+        if interrupt.requested() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The answer in the other binary's CSV `csv`. The row is another program's output: a
+/// value out of range is an error naming it, not a panic (`Duration` of an infinite time)
+/// or a silently wrong table.
+fn read_answer(bin: &Path, csv: &Path, mode: Mode) -> Result<Answer> {
     let bad = |what: &str| {
         Error::from(SuiteError::BinaryCsv {
             binary: bin.to_path_buf(),
             what: format!("{what} in its CSV"),
         })
     };
-    let mut r = csv::Reader::from_path(&csv).map_err(|source| Error::Csv {
-        path: csv.clone(),
+    let mut r = csv::Reader::from_path(csv).map_err(|source| Error::Csv {
+        path: csv.to_path_buf(),
         source,
     })?;
     let header = r.headers().map_err(|_| bad("no header"))?.clone();
@@ -380,8 +407,6 @@ fn run_binary(
         .and_then(|x| x.ok())
         .ok_or_else(|| bad("no row"))?;
     let line = rec.position().map_or(2, |p| p.line());
-    // The row is another program's output: a value out of range is an error naming it,
-    // not a panic (`Duration` of an infinite time) or a silently wrong table.
     let bad = |what: &str| {
         Error::from(SuiteError::BinaryCsv {
             binary: bin.to_path_buf(),
@@ -429,13 +454,13 @@ fn run_binary(
         })?,
         best_found: seconds(&row.best_found_s),
     };
-    Ok(Ok(Answer {
+    Ok(Answer {
         result,
         git_rev: Some(row.git_rev).filter(|r| !r.is_empty()),
         peak_mb: row.peak_mb.parse().ok().filter(|m: &f64| m.is_finite()),
         engine: None,
         failure: None,
-    }))
+    })
 }
 
 #[cfg(test)]
