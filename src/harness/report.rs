@@ -115,23 +115,52 @@ fn check_target(files: &[PathBuf], svg: &Path, force: bool) -> Result<()> {
 pub fn run_report(files: &[PathBuf], svg: &Path, force: bool, out: &mut impl Write) -> Result<()> {
     check_target(files, svg, force)?;
     let runs = load(files)?;
-    let all: Vec<&Point> = runs.iter().flat_map(|(_, v)| v).collect();
-    let (e_min, e_max) = all.iter().fold((u32::MAX, 0), |(lo, hi), p| {
-        (lo.min(p.empties), hi.max(p.empties))
-    });
-    let (x0, x1) = (e_min as f64 - 0.5, e_max as f64 + 0.5);
-    let t_min = all.iter().map(|p| p.time).fold(f64::INFINITY, f64::min);
-    let t_max = all.iter().map(|p| p.time).fold(0.0, f64::max);
-    let n_max = all.iter().map(|p| p.nps).fold(0.0, f64::max) / 1e6;
+    let ratios = relative_times(&runs);
+    let panels = if ratios.is_empty() { 2 } else { 3 };
+    let root = SVGBackend::new(svg, (1000, 380 * panels as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| plot_error(svg, e))?;
+    let areas = root.split_evenly((panels, 1));
+    let x = empties_range(&runs);
+    draw_times(&areas[0], &runs, x).map_err(|e| plot_error(svg, e))?;
+    draw_rates(&areas[1], &runs, x).map_err(|e| plot_error(svg, e))?;
+    if !ratios.is_empty() {
+        let first = runs.first().map(|(l, _)| l.as_str()).unwrap_or_default();
+        draw_ratios(&areas[2], &ratios, first, x).map_err(|e| plot_error(svg, e))?;
+    }
+    root.present().map_err(|e| plot_error(svg, e))?;
+    for (label, pts) in &runs {
+        let total: f64 = pts.iter().map(|p| p.time).sum();
+        writeln!(out, "{label}: {} positions, {total:.3} s", pts.len()).map_err(Error::Output)?;
+    }
+    writeln!(out, "svg           {}", svg.display()).map_err(Error::Output)?;
+    Ok(())
+}
 
-    // Relative times against the first run, on shared positions.
-    let mut first = runs.iter().map(|(_, v)| v);
-    let base: BTreeMap<&str, f64> = first
-        .next()
-        .map(|v| v.iter().map(|p| (p.key.as_str(), p.time)).collect())
-        .unwrap_or_default();
-    let ratios: Vec<(usize, Vec<(f64, f64)>)> = runs
+/// One panel of the SVG.
+type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+/// What drawing a panel can fail with.
+type DrawResult<'a> =
+    std::result::Result<(), DrawingAreaErrorKind<<SVGBackend<'a> as DrawingBackend>::ErrorType>>;
+
+/// The x axis: every run's empties, half a square of margin each side.
+fn empties_range(runs: &[(String, Vec<Point>)]) -> (f64, f64) {
+    let (lo, hi) = runs
         .iter()
+        .flat_map(|(_, v)| v)
+        .fold((u32::MAX, 0), |(lo, hi), p| {
+            (lo.min(p.empties), hi.max(p.empties))
+        });
+    (f64::from(lo) - 0.5, f64::from(hi) + 0.5)
+}
+
+/// Each run after the first, its times over the first run's on the positions they share:
+/// (run index, (empties, ratio) per position).
+fn relative_times(runs: &[(String, Vec<Point>)]) -> Vec<(usize, Vec<(f64, f64)>)> {
+    let base: BTreeMap<&str, f64> = runs
+        .first()
+        .map(|(_, v)| v.iter().map(|p| (p.key.as_str(), p.time)).collect())
+        .unwrap_or_default();
+    runs.iter()
         .map(|(_, v)| v)
         .enumerate()
         .skip(1)
@@ -140,40 +169,42 @@ pub fn run_report(files: &[PathBuf], svg: &Path, force: bool, out: &mut impl Wri
                 .iter()
                 .filter_map(|p| {
                     base.get(p.key.as_str())
-                        .map(|b| (p.empties as f64, p.time / b))
+                        .map(|b| (f64::from(p.empties), p.time / b))
                 })
                 .collect();
             (i, pts)
         })
-        .collect();
-    let panels = if ratios.is_empty() { 2 } else { 3 };
+        .collect()
+}
 
-    let root = SVGBackend::new(svg, (1000, 380 * panels as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_error(svg, e))?;
-    let areas = root.split_evenly((panels, 1));
-
-    let mut chart = ChartBuilder::on(&areas[0])
+/// Time per position against empties, log scale, one colour per run, with a legend.
+fn draw_times<'a>(
+    area: &Area<'a>,
+    runs: &[(String, Vec<Point>)],
+    (x0, x1): (f64, f64),
+) -> DrawResult<'a> {
+    let times = runs.iter().flat_map(|(_, v)| v).map(|p| p.time);
+    let t_min = times.clone().fold(f64::INFINITY, f64::min);
+    let t_max = times.fold(0.0, f64::max);
+    let mut chart = ChartBuilder::on(area)
         .caption("time per position (s, log scale)", ("sans-serif", 20))
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(60)
-        .build_cartesian_2d(x0..x1, (t_min / 2.0..t_max * 2.0).log_scale())
-        .map_err(|e| plot_error(svg, e))?;
+        .build_cartesian_2d(x0..x1, (t_min / 2.0..t_max * 2.0).log_scale())?;
     chart
         .configure_mesh()
         .x_desc("empty squares")
         .x_label_formatter(&|x| format!("{x:.0}"))
         .y_label_formatter(&|y| format!("{y:.0e}"))
-        .draw()
-        .map_err(|e| plot_error(svg, e))?;
+        .draw()?;
     for (i, (label, pts)) in runs.iter().enumerate() {
         let c = COLORS[i % COLORS.len()];
         chart
             .draw_series(
                 pts.iter()
-                    .map(|p| Circle::new((p.empties as f64, p.time), 4, c.filled())),
-            )
-            .map_err(|e| plot_error(svg, e))?
+                    .map(|p| Circle::new((f64::from(p.empties), p.time), 4, c.filled())),
+            )?
             .label(label.clone())
             .legend(move |(x, y)| Circle::new((x, y), 4, c.filled()));
     }
@@ -182,72 +213,71 @@ pub fn run_report(files: &[PathBuf], svg: &Path, force: bool, out: &mut impl Wri
         .border_style(BLACK)
         .background_style(WHITE.mix(0.8))
         .draw()
-        .map_err(|e| plot_error(svg, e))?;
+}
 
-    let mut chart = ChartBuilder::on(&areas[1])
+/// Million nodes per second per position against empties.
+fn draw_rates<'a>(
+    area: &Area<'a>,
+    runs: &[(String, Vec<Point>)],
+    (x0, x1): (f64, f64),
+) -> DrawResult<'a> {
+    let n_max = runs
+        .iter()
+        .flat_map(|(_, v)| v)
+        .map(|p| p.nps)
+        .fold(0.0, f64::max)
+        / 1e6;
+    let mut chart = ChartBuilder::on(area)
         .caption("million nodes per second per position", ("sans-serif", 20))
         .margin(10)
         .x_label_area_size(35)
         .y_label_area_size(60)
-        .build_cartesian_2d(x0..x1, 0.0..n_max * 1.1 + 1e-9)
-        .map_err(|e| plot_error(svg, e))?;
+        .build_cartesian_2d(x0..x1, 0.0..n_max * 1.1 + 1e-9)?;
     chart
         .configure_mesh()
         .x_desc("empty squares")
         .x_label_formatter(&|x| format!("{x:.0}"))
-        .draw()
-        .map_err(|e| plot_error(svg, e))?;
+        .draw()?;
     for (i, (_, pts)) in runs.iter().enumerate() {
         let c = COLORS[i % COLORS.len()];
-        chart
-            .draw_series(
-                pts.iter()
-                    .map(|p| Circle::new((p.empties as f64, p.nps / 1e6), 4, c.filled())),
-            )
-            .map_err(|e| plot_error(svg, e))?;
+        chart.draw_series(
+            pts.iter()
+                .map(|p| Circle::new((f64::from(p.empties), p.nps / 1e6), 4, c.filled())),
+        )?;
     }
+    Ok(())
+}
 
-    if !ratios.is_empty() {
-        let all_r: Vec<f64> = ratios
-            .iter()
-            .flat_map(|(_, v)| v.iter().map(|p| p.1))
-            .collect();
-        let lo = all_r.iter().copied().fold(1.0, f64::min);
-        let hi = all_r.iter().copied().fold(1.0, f64::max);
-        let name = runs.first().map(|(l, _)| l.clone()).unwrap_or_default();
-        let mut chart = ChartBuilder::on(&areas[2])
-            .caption(
-                format!("time relative to {name} (log scale; below 1 is faster)"),
-                ("sans-serif", 20),
-            )
-            .margin(10)
-            .x_label_area_size(35)
-            .y_label_area_size(60)
-            .build_cartesian_2d(x0..x1, (lo / 1.2..hi * 1.2).log_scale())
-            .map_err(|e| plot_error(svg, e))?;
-        chart
-            .configure_mesh()
-            .x_desc("empty squares")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.2}"))
-            .draw()
-            .map_err(|e| plot_error(svg, e))?;
-        chart
-            .draw_series(LineSeries::new([(x0, 1.0), (x1, 1.0)], BLACK))
-            .map_err(|e| plot_error(svg, e))?;
-        for (i, pts) in &ratios {
-            let c = COLORS[i % COLORS.len()];
-            chart
-                .draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 4, c.filled())))
-                .map_err(|e| plot_error(svg, e))?;
-        }
+/// Each later run's time relative to the first run (`first`), log scale, with the line
+/// of equal time.
+fn draw_ratios<'a>(
+    area: &Area<'a>,
+    ratios: &[(usize, Vec<(f64, f64)>)],
+    first: &str,
+    (x0, x1): (f64, f64),
+) -> DrawResult<'a> {
+    let all_r = ratios.iter().flat_map(|(_, v)| v.iter().map(|p| p.1));
+    let lo = all_r.clone().fold(1.0, f64::min);
+    let hi = all_r.fold(1.0, f64::max);
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("time relative to {first} (log scale; below 1 is faster)"),
+            ("sans-serif", 20),
+        )
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x0..x1, (lo / 1.2..hi * 1.2).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("empty squares")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.2}"))
+        .draw()?;
+    chart.draw_series(LineSeries::new([(x0, 1.0), (x1, 1.0)], BLACK))?;
+    for (i, pts) in ratios {
+        let c = COLORS[i % COLORS.len()];
+        chart.draw_series(pts.iter().map(|&(x, y)| Circle::new((x, y), 4, c.filled())))?;
     }
-    root.present().map_err(|e| plot_error(svg, e))?;
-
-    for (label, pts) in &runs {
-        let total: f64 = pts.iter().map(|p| p.time).sum();
-        writeln!(out, "{label}: {} positions, {total:.3} s", pts.len()).map_err(Error::Output)?;
-    }
-    writeln!(out, "svg           {}", svg.display()).map_err(Error::Output)?;
     Ok(())
 }
