@@ -162,35 +162,9 @@ pub(crate) fn compare_runs(
             "file", "index", "key", "emp", "nodes A", "nodes B", "B/A", "time A", "time B", "B/A"
         ),
     )?;
-    let (mut logs_n, mut logs_t, mut spreads) = (Vec::new(), Vec::new(), Vec::new());
-    let mut node_differences = 0;
+    let mut ratios = Ratios::default();
     for (k, ma, mb) in pairs {
-        let na = median(&mut ma.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
-        let nb = median(&mut mb.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
-        let ta = median(&mut ma.times.clone());
-        let tb = median(&mut mb.times.clone());
-        if na != nb {
-            node_differences += 1;
-        }
-        for m in [ma, mb] {
-            if m.times.len() > 1 {
-                let mut t = m.times.clone();
-                let med = median(&mut t);
-                if med > 0.0 {
-                    spreads.push((t[t.len() - 1] - t[0]) / med);
-                }
-            }
-        }
-        let rn = if na > 0.0 { nb / na } else { 1.0 };
-        let rt = if ta > 0.0 && tb > 0.0 {
-            tb / ta
-        } else {
-            f64::NAN
-        };
-        logs_n.push(rn.ln());
-        if rt.is_finite() {
-            logs_t.push(rt.ln());
-        }
+        let p = ratios.add(ma, mb);
         w(
             out,
             format!(
@@ -199,66 +173,141 @@ pub(crate) fn compare_runs(
                 ma.index.map(|i| i.to_string()).unwrap_or_default(),
                 k.0,
                 ma.empties,
-                na as u64,
-                nb as u64,
-                rn,
-                ta,
-                tb,
-                rt
+                p.nodes.0 as u64,
+                p.nodes.1 as u64,
+                p.node_ratio,
+                p.times.0,
+                p.times.1,
+                p.time_ratio
             ),
         )?;
     }
-    let positions = logs_n.len();
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let node_ratio = mean(&logs_n).exp();
-    let mt = mean(&logs_t);
-    let n = logs_t.len();
-    let sd = if n > 1 {
-        (logs_t.iter().map(|x| (x - mt).powi(2)).sum::<f64>() / (n - 1) as f64).sqrt()
-    } else {
-        f64::INFINITY
-    };
-    let half = t95(n.saturating_sub(1)) * sd / (n as f64).sqrt();
-    let ci = ((mt - half).exp(), (mt + half).exp());
-    let time_ratio = mt.exp();
-    let repeat_spread = (!spreads.is_empty()).then(|| median(&mut spreads));
-    let verdict = if !ci.0.is_finite() || !ci.1.is_finite() || n < 2 {
-        "too few positions to tell the runs apart".to_string()
-    } else if ci.1 < 1.0 {
-        format!(
-            "{lb} is faster than {la}: time x{time_ratio:.3} (95 % CI {:.3}-{:.3})",
-            ci.0, ci.1
-        )
-    } else if ci.0 > 1.0 {
-        format!(
-            "{lb} is slower than {la}: time x{time_ratio:.3} (95 % CI {:.3}-{:.3})",
-            ci.0, ci.1
-        )
-    } else {
-        format!(
-            "no significant difference: time x{time_ratio:.3} (95 % CI {:.3}-{:.3}) is within the noise",
-            ci.0, ci.1
-        )
-    };
-    let mut summary = format!(
-        "\npositions     {positions}\nnode counts   {} of {positions} differ; geometric mean B/A {node_ratio:.4}\n\
-         time          geometric mean B/A {time_ratio:.4}, 95 % CI {:.4}-{:.4}\n",
-        node_differences, ci.0, ci.1
-    );
-    if let Some(s) = repeat_spread {
-        summary += &format!("repeat spread median (max-min)/median {:.1} %\n", s * 100.0);
+    let c = ratios.comparison(la, lb);
+    w(out, c.summary())?;
+    Ok(c)
+}
+
+/// One position in both runs: median nodes and times (A, B) and their ratios B / A (the
+/// time ratio NaN when a time is zero).
+struct PositionRatio {
+    nodes: (f64, f64),
+    times: (f64, f64),
+    node_ratio: f64,
+    time_ratio: f64,
+}
+
+/// The per-position ratios gathered so far.
+#[derive(Default)]
+struct Ratios {
+    log_nodes: Vec<f64>,
+    log_times: Vec<f64>,
+    /// Relative spreads (max - min) / median of repeated times, per run and position.
+    spreads: Vec<f64>,
+    node_differences: usize,
+}
+
+impl Ratios {
+    /// Adds one position's measurements in A and B.
+    fn add(&mut self, ma: &Measured, mb: &Measured) -> PositionRatio {
+        let na = median(&mut ma.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
+        let nb = median(&mut mb.nodes.iter().map(|&n| n as f64).collect::<Vec<_>>());
+        let ta = median(&mut ma.times.clone());
+        let tb = median(&mut mb.times.clone());
+        if na != nb {
+            self.node_differences += 1;
+        }
+        for m in [ma, mb] {
+            if m.times.len() > 1 {
+                let mut t = m.times.clone();
+                let med = median(&mut t);
+                if med > 0.0 {
+                    self.spreads.push((t[t.len() - 1] - t[0]) / med);
+                }
+            }
+        }
+        let node_ratio = if na > 0.0 { nb / na } else { 1.0 };
+        let time_ratio = if ta > 0.0 && tb > 0.0 {
+            tb / ta
+        } else {
+            f64::NAN
+        };
+        self.log_nodes.push(node_ratio.ln());
+        if time_ratio.is_finite() {
+            self.log_times.push(time_ratio.ln());
+        }
+        PositionRatio {
+            nodes: (na, nb),
+            times: (ta, tb),
+            node_ratio,
+            time_ratio,
+        }
     }
-    summary += &format!("verdict       {verdict}\n");
-    w(out, summary)?;
-    Ok(Comparison {
-        positions,
-        node_differences,
-        node_ratio,
-        time_ratio,
-        time_ratio_ci: ci,
-        repeat_spread,
-        verdict,
-    })
+
+    /// The geometric means, the time ratio's 95 % interval (Student's t over the
+    /// per-position log ratios) and the verdict, B (`lb`) against A (`la`).
+    fn comparison(mut self, la: &str, lb: &str) -> Comparison {
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+        let node_ratio = mean(&self.log_nodes).exp();
+        let mt = mean(&self.log_times);
+        let n = self.log_times.len();
+        let sd = if n > 1 {
+            let ss = self.log_times.iter().map(|x| (x - mt).powi(2)).sum::<f64>();
+            (ss / (n - 1) as f64).sqrt()
+        } else {
+            f64::INFINITY
+        };
+        let half = t95(n.saturating_sub(1)) * sd / (n as f64).sqrt();
+        let ci = ((mt - half).exp(), (mt + half).exp());
+        let time_ratio = mt.exp();
+        let repeat_spread = (!self.spreads.is_empty()).then(|| median(&mut self.spreads));
+        let verdict = if !ci.0.is_finite() || !ci.1.is_finite() || n < 2 {
+            "too few positions to tell the runs apart".to_string()
+        } else if ci.1 < 1.0 {
+            format!(
+                "{lb} is faster than {la}: time x{time_ratio:.3} (95 % CI {:.3}-{:.3})",
+                ci.0, ci.1
+            )
+        } else if ci.0 > 1.0 {
+            format!(
+                "{lb} is slower than {la}: time x{time_ratio:.3} (95 % CI {:.3}-{:.3})",
+                ci.0, ci.1
+            )
+        } else {
+            format!(
+                "no significant difference: time x{time_ratio:.3} (95 % CI {:.3}-{:.3}) is within the noise",
+                ci.0, ci.1
+            )
+        };
+        Comparison {
+            positions: self.log_nodes.len(),
+            node_differences: self.node_differences,
+            node_ratio,
+            time_ratio,
+            time_ratio_ci: ci,
+            repeat_spread,
+            verdict,
+        }
+    }
+}
+
+impl Comparison {
+    /// The summary block printed after the rows.
+    fn summary(&self) -> String {
+        let (positions, ci) = (self.positions, self.time_ratio_ci);
+        let mut s = format!(
+            "\npositions     {positions}\nnode counts   {} of {positions} differ; geometric mean B/A {:.4}\n\
+             time          geometric mean B/A {:.4}, 95 % CI {:.4}-{:.4}\n",
+            self.node_differences, self.node_ratio, self.time_ratio, ci.0, ci.1
+        );
+        if let Some(spread) = self.repeat_spread {
+            s += &format!(
+                "repeat spread median (max-min)/median {:.1} %\n",
+                spread * 100.0
+            );
+        }
+        s += &format!("verdict       {}\n", self.verdict);
+        s
+    }
 }
 
 /// Compares two CSVs (B against A), or the two variants of one CSV (B against A in the
