@@ -34,25 +34,41 @@ fn main() -> ExitCode {
     };
     // Not locked for the whole command: solve's pass lines are written from a search
     // thread while the main thread waits.
-    let mut stdout = std::io::stdout();
-    let outcome = match cli.command {
-        Command::Solve(args) => solve(args, &mut stdout),
-        Command::Eval(args) => eval(args, &mut stdout),
-        Command::Suite(args) => suite(args, &mut stdout),
+    let outcome = run(cli.command, &mut std::io::stdout());
+    print_account();
+    match outcome {
+        Ok(code) => code,
+        Err(finale::Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            // The reader (e.g. `head`) has what it wanted: stop quietly, as if by SIGPIPE.
+            ExitCode::from(141)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs one subcommand, writing its report to `stdout`; the exit code of its outcome.
+fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCode> {
+    match command {
+        Command::Solve(args) => solve(args, stdout),
+        Command::Eval(args) => eval(args, stdout),
+        Command::Suite(args) => suite(args, stdout),
         Command::Bench { threads } => {
             let n = threads.requested(1);
-            harness::run_bench(n, threads.oversubscribe, &mut stdout).map(|_| ExitCode::SUCCESS)
+            harness::run_bench(n, threads.oversubscribe, stdout).map(|_| ExitCode::SUCCESS)
         }
-        Command::Batch(args) => batch(args, &mut stdout),
-        Command::Calibrate(args) => calibrate(args, &mut stdout),
+        Command::Batch(args) => batch(args, stdout),
+        Command::Calibrate(args) => calibrate(args, stdout),
         Command::Report { files, svg, force } => {
-            harness::run_report(&files, &svg, force, &mut stdout).map(|()| ExitCode::SUCCESS)
+            harness::run_report(&files, &svg, force, stdout).map(|()| ExitCode::SUCCESS)
         }
         Command::Compare { files } => {
-            harness::run_compare(&files, &mut stdout).map(|_| ExitCode::SUCCESS)
+            harness::run_compare(&files, stdout).map(|_| ExitCode::SUCCESS)
         }
         Command::Merge { inputs, out, force } => {
-            finale::batch::run_merge(&inputs, &out, force, &mut stdout).map(|m| {
+            finale::batch::run_merge(&inputs, &out, force, stdout).map(|m| {
                 if m.conflicts > 0 {
                     ExitCode::from(1)
                 } else {
@@ -66,24 +82,10 @@ fn main() -> ExitCode {
             empties,
             play,
             eval,
-        } => generate(seed, count, empties, play, eval, &mut stdout),
-        Command::Train(a) => train(a, &mut stdout),
-        Command::TrainMpc(args) => train_mpc(args, &mut stdout),
-        Command::Perft { depth } => {
-            harness::run_perft(depth, &mut stdout).map(|_| ExitCode::SUCCESS)
-        }
-    };
-    print_account();
-    match outcome {
-        Ok(code) => code,
-        Err(finale::Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-            // The reader (e.g. `head`) has what it wanted: stop quietly, as if by SIGPIPE.
-            ExitCode::from(141)
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
+        } => generate(seed, count, empties, play, eval, stdout),
+        Command::Train(a) => train(a, stdout),
+        Command::TrainMpc(args) => train_mpc(args, stdout),
+        Command::Perft { depth } => harness::run_perft(depth, stdout).map(|_| ExitCode::SUCCESS),
     }
 }
 
