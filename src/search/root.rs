@@ -511,6 +511,9 @@ fn probe_bound(mode: Mode, v: i32, beta: i32) -> i32 {
     }
 }
 
+/// Solves `board` in `mode` up to the pass at `selectivity`, reporting each finished pass
+/// to `reports`: the root's moves, then every move's score (mode all) or the passes that
+/// settle the best one.
 fn solve_root(
     s: &mut Search,
     board: Board,

@@ -113,6 +113,23 @@ pub fn run_suite(
 mod tests {
     use super::*;
 
+    /// One thread, exact, a 1 MB table, the CSV to `csv`.
+    fn options(csv: CsvTarget) -> SuiteOptions {
+        SuiteOptions {
+            progress: false,
+            mode: Mode::Exact,
+            hash_mb: 1,
+            search: SearchOptions::default(),
+            threads: 1,
+            oversubscribe: false,
+            csv,
+            repeat: 1,
+            variants: Vec::new(),
+            time_limit: None,
+            interrupt: Interrupt::new(),
+        }
+    }
+
     const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6;";
 
     #[test]
@@ -123,19 +140,7 @@ mod tests {
         let wrong = FFO1.replace("G8:+18", "G8:+20");
         std::fs::write(&obf, format!("% comment\n{FFO1}\n\n{wrong}\n")).expect("write obf");
         let csv = dir.path().join("out.csv");
-        let options = SuiteOptions {
-            progress: false,
-            mode: Mode::Exact,
-            hash_mb: 1,
-            search: SearchOptions::default(),
-            threads: 1,
-            oversubscribe: false,
-            csv: CsvTarget::Path(csv.clone()),
-            repeat: 1,
-            variants: Vec::new(),
-            time_limit: None,
-            interrupt: Interrupt::new(),
-        };
+        let options = options(CsvTarget::Path(csv.clone()));
         let mut out = Vec::new();
         let summary = run_suite(std::slice::from_ref(&obf), &options, &mut out).expect("runs");
         assert_eq!(summary.positions, 2);
@@ -177,19 +182,7 @@ mod tests {
         let bad = dir.path().join("bad.obf");
         std::fs::write(&good, format!("{FFO1}\n")).expect("write");
         std::fs::write(&bad, format!("{FFO1}\nnot a board\n")).expect("write");
-        let options = SuiteOptions {
-            progress: false,
-            mode: Mode::Exact,
-            hash_mb: 1,
-            search: SearchOptions::default(),
-            threads: 1,
-            oversubscribe: false,
-            csv: CsvTarget::Default(dir.path().join("results")),
-            repeat: 1,
-            variants: Vec::new(),
-            time_limit: None,
-            interrupt: Interrupt::new(),
-        };
+        let options = options(CsvTarget::Default(dir.path().join("results")));
         let err = run_suite(&[good, bad], &options, &mut Vec::new()).expect_err("bad line");
         assert!(err.to_string().contains("bad.obf:2:"), "{err}");
         assert!(!dir.path().join("results").exists());
