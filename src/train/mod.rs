@@ -8,16 +8,15 @@
 pub mod fit;
 pub mod games;
 pub mod mpc;
+mod phase;
 
 use crate::board::Board;
 use crate::error::{Error, Result, TrainError};
 use crate::eval::Evaluator;
 use crate::eval::UNITS_PER_DISC;
-use crate::eval::pattern::{
-    FEATURES, PATTERN_SET, PER_PHASE, PHASES, bias, canonical_indices, features, phase,
-};
+use crate::eval::pattern::{FEATURES, PATTERN_SET, PER_PHASE, PHASES, bias, features, phase};
 use crate::eval::weights_file::WeightFile;
-use crate::search::{Solver, SolverOptions, evaluated_value};
+use crate::search::Solver;
 use fit::{FitOptions, FitRow};
 use games::{Sample, play_eval_game, play_game};
 use rayon::prelude::*;
@@ -220,22 +219,69 @@ pub fn train(
             threads: o.threads,
             why: e.to_string(),
         })?;
-    let out = |log: &mut dyn Write, s: String| writeln!(log, "{s}").map_err(Error::Output);
-
     let start = Instant::now();
     let bar = crate::progress::bar(
         o.progress,
         o.games as u64,
         "{bar:40} {pos}/{len} {msg}  {elapsed}  ETA {eta}",
     );
+    let by_empties = play_games(o, &pool, &bar)?;
+    writeln!(
+        log,
+        "{} games, {} positions ({:.1} s)",
+        o.games,
+        by_empties.iter().map(Vec::len).sum::<usize>(),
+        start.elapsed().as_secs_f64()
+    )
+    .map_err(Error::Output)?;
+    let mut data = phase::DataOut::new(data)?;
+    let mut fitting = phase::Fitting::new();
+    let mut table = Vec::new();
+    for ph in 0..PHASES {
+        let phase_start = Instant::now();
+        let empties: Vec<u32> = (0..=60).filter(|&e| phase(e) == ph).collect();
+        fitting.label(o, &pool, &bar, &empties, &by_empties)?;
+        let labels_s = phase_start.elapsed().as_secs_f64();
+        let fitted = fitting.fit(o, &pool, &bar, ph, &empties);
+        let fit_s = phase_start.elapsed().as_secs_f64() - labels_s;
+        for &e in &empties {
+            if let Some(row) = fitting.error_row(o, e) {
+                table.push(row);
+                data.write(fitting.rows_of(e))?;
+            }
+        }
+        writeln!(
+            log,
+            "phase {ph:2} (empties {}-{}): {} positions, fit rmse {:.2} discs after {} iterations (labels {labels_s:.1} s, fit {fit_s:.1} s; {:.1} s in all)",
+            empties[0],
+            empties[empties.len() - 1],
+            fitted.positions,
+            fitted.rmse,
+            fitted.iterations,
+            start.elapsed().as_secs_f64()
+        )
+        .map_err(Error::Output)?;
+    }
+    bar.finish_and_clear();
+    data.finish()?;
+    let file = WeightFile {
+        pattern_set: PATTERN_SET,
+        phases: PHASES as u32,
+        per_phase: PER_PHASE as u32,
+        meta: command_line(o),
+        weights: fitting.into_weights(),
+    };
+    Ok((file, table))
+}
+
+/// Plays `o.games` games on `pool` and returns their positions by empties.
+fn play_games(
+    o: &TrainOptions,
+    pool: &rayon::ThreadPool,
+    bar: &indicatif::ProgressBar,
+) -> Result<Vec<Vec<Sample>>> {
     bar.set_message("games played");
     let stop = &o.interrupt;
-    let stopped = || -> Result<()> {
-        match stop.cause() {
-            Some(cause) => Err(TrainError::Stopped(cause).into()),
-            None => Ok(()),
-        }
-    };
     let samples: Vec<Sample> = pool.install(|| {
         (0..o.games)
             .into_par_iter()
@@ -251,196 +297,20 @@ pub fn train(
             })
             .collect()
     });
-    stopped()?;
+    stopped(o)?;
     let mut by_empties: Vec<Vec<Sample>> = vec![Vec::new(); 61];
     for s in samples {
         by_empties[s.board.empty_count() as usize].push(s);
     }
-    out(
-        log,
-        format!(
-            "{} games, {} positions ({:.1} s)",
-            o.games,
-            by_empties.iter().map(Vec::len).sum::<usize>(),
-            start.elapsed().as_secs_f64()
-        ),
-    )?;
-    // Written through the csv crate, one LabelRow a position; the header even with no row.
-    let mut data = data.map(|d| csv::WriterBuilder::new().has_headers(false).from_writer(d));
-    let data_err = |e: csv::Error| Error::Output(e.into());
-    if let Some(d) = data.as_mut() {
-        // Flushed at once: a run stopped before its first phase ends leaves a header.
-        d.write_record(LABEL_HEADER).map_err(data_err)?;
-        d.flush().map_err(Error::Output)?;
-    }
+    Ok(by_empties)
+}
 
-    let canon = canonical_indices();
-    let mut weights = vec![0i16; PHASES * PER_PHASE];
-    // Fitted values of the phase before, the start of the next fit.
-    let mut w = vec![0f32; PER_PHASE];
-    let mut table = Vec::new();
-    let mut previous: Vec<(u32, bool, Labelled)> = Vec::new();
-    let depth = o.label_depth;
-    for ph in 0..PHASES {
-        let phase_start = Instant::now();
-        let eval = Evaluator::from_weights(weights.clone());
-        let empties: Vec<u32> = (0..=60).filter(|&e| phase(e) == ph).collect();
-        bar.reset();
-        bar.set_length(
-            empties
-                .iter()
-                .map(|&e| by_empties[e as usize].len() as u64)
-                .sum(),
-        );
-        bar.set_message(format!(
-            "positions of empties {}-{} labelled",
-            empties[0],
-            empties[empties.len() - 1]
-        ));
-        let mut rows: Vec<(u32, bool, Labelled)> = Vec::new();
-        for &e in &empties {
-            let list = &by_empties[e as usize];
-            let exact = e <= o.exact_max_empties;
-            let labels: Vec<i32> = pool.install(|| {
-                if exact {
-                    list.par_iter()
-                        .map_init(
-                            || {
-                                let mut solver = Solver::new(SolverOptions {
-                                    hash_mb: 4,
-                                    ..Default::default()
-                                });
-                                solver.set_abort(stop.flag());
-                                solver
-                            },
-                            |solver, s| {
-                                if stop.requested() {
-                                    return 0;
-                                }
-                                bar.inc(1);
-                                exact_value(solver, s.board) * UNITS_PER_DISC
-                            },
-                        )
-                        .collect()
-                } else {
-                    list.par_iter()
-                        .map(|s| {
-                            if stop.requested() {
-                                return 0;
-                            }
-                            bar.inc(1);
-                            evaluated_value(&eval, s.board, depth).0
-                        })
-                        .collect()
-                }
-            });
-            for (s, &label) in list.iter().zip(&labels) {
-                rows.push((e, held_out(s), Labelled { sample: *s, label }));
-            }
-        }
-        // A stopped phase's labels are partial: neither fitted nor written.
-        stopped()?;
-        // The phase before's positions too: twice the data, and smoother phases.
-        let fit_rows: Vec<FitRow> = previous
-            .iter()
-            .chain(rows.iter())
-            .filter(|r| !r.1)
-            .map(|r| to_fit_row(&r.2, &canon))
-            .collect();
-        let valid_rows: Vec<FitRow> = previous
-            .iter()
-            .chain(rows.iter())
-            .filter(|r| r.1)
-            .map(|r| to_fit_row(&r.2, &canon))
-            .collect();
-        let labels_s = phase_start.elapsed().as_secs_f64();
-        bar.set_message(format!(
-            "empties {}-{}: fitting {} positions",
-            empties[0],
-            empties[empties.len() - 1],
-            fit_rows.len()
-        ));
-        let (rmse, kept) = pool.install(|| fit::fit(&mut w, &fit_rows, &valid_rows, o.fit));
-        let fit_s = phase_start.elapsed().as_secs_f64() - labels_s;
-        let base = ph * PER_PHASE;
-        for i in 0..PER_PHASE {
-            let v = (w[canon[i] as usize] * UNITS_PER_DISC as f32).round();
-            weights[base + i] = v.clamp(-32767.0, 32767.0) as i16;
-        }
-        let eval = Evaluator::from_weights(weights.clone());
-        for &e in &empties {
-            let here: Vec<&(u32, bool, Labelled)> = rows.iter().filter(|r| r.0 == e).collect();
-            if here.is_empty() {
-                continue;
-            }
-            let err = |r: &Labelled| {
-                (eval.evaluate(&r.sample.board) - r.label) as f64 / UNITS_PER_DISC as f64
-            };
-            let test: Vec<f64> = here.iter().filter(|r| r.1).map(|r| err(&r.2)).collect();
-            let train: Vec<f64> = here.iter().filter(|r| !r.1).map(|r| err(&r.2)).collect();
-            let rms = |v: &[f64]| {
-                if v.is_empty() {
-                    0.0
-                } else {
-                    (v.iter().map(|x| x * x).sum::<f64>() / v.len() as f64).sqrt()
-                }
-            };
-            table.push(ErrorRow {
-                empties: e,
-                train: train.len(),
-                test: test.len(),
-                label: if e <= o.exact_max_empties {
-                    "exact".into()
-                } else {
-                    format!("depth {depth}")
-                },
-                test_mae: if test.is_empty() {
-                    0.0
-                } else {
-                    test.iter().map(|x| x.abs()).sum::<f64>() / test.len() as f64
-                },
-                test_rmse: rms(&test),
-                train_rmse: rms(&train),
-            });
-            if let Some(d) = data.as_mut() {
-                for (_, t, l) in &here {
-                    d.serialize(LabelRow {
-                        game: l.sample.game,
-                        empties: e,
-                        board: board_string(&l.sample.board),
-                        // Shortest form, as `{}` prints it (`2`, `-0.5`).
-                        label: format!("{}", l.label as f64 / UNITS_PER_DISC as f64),
-                        set: if *t { "test" } else { "train" },
-                    })
-                    .map_err(data_err)?;
-                }
-            }
-        }
-        previous = rows;
-        out(
-            log,
-            format!(
-                "phase {ph:2} (empties {}-{}): {} positions, fit rmse {rmse:.2} discs after {kept} iterations (labels {labels_s:.1} s, fit {fit_s:.1} s; {:.1} s in all)",
-                empties[0],
-                empties[empties.len() - 1],
-                fit_rows.len(),
-                start.elapsed().as_secs_f64()
-            ),
-        )?;
+/// [`TrainError::Stopped`] once the interrupt is set.
+fn stopped(o: &TrainOptions) -> Result<()> {
+    match o.interrupt.cause() {
+        Some(cause) => Err(TrainError::Stopped(cause).into()),
+        None => Ok(()),
     }
-    bar.finish_and_clear();
-    if let Some(d) = data.as_mut() {
-        // Here, not on drop, which would drop a write error (a full disk) unseen.
-        d.flush().map_err(Error::Output)?;
-    }
-    let file = WeightFile {
-        pattern_set: PATTERN_SET,
-        phases: PHASES as u32,
-        per_phase: PER_PHASE as u32,
-        meta: command_line(o),
-        weights,
-    };
-    Ok((file, table))
 }
 
 /// The exact score of `b` by null-window probes (MTD(f) from 0), the table carrying each
@@ -495,6 +365,7 @@ fn board_string(b: &Board) -> String {
 mod tests {
     use super::*;
     use crate::board::random::{SplitMix64, random_position};
+    use crate::search::SolverOptions;
 
     /// The null-window driver finds what one full-window search finds (the search itself
     /// is checked against plain minimax in tests/solver.rs), on positions of 10-14 empties.
