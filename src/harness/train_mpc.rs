@@ -6,8 +6,8 @@ use crate::board::{Board, Color, Position, read_obf_file};
 use crate::error::{Error, Result};
 use crate::eval::Evaluator;
 use crate::train::mpc::{
-    MpcOptions, SearchSampleOptions, fit_mpc, fit_mpc_on_labels, fit_mpc_on_search,
-    sample_probcut_nodes,
+    Cell, MpcOptions, ProbcutModel, SearchSampleOptions, fit_mpc, fit_mpc_on_labels,
+    fit_mpc_on_search, sample_probcut_nodes,
 };
 use std::fs::File;
 use std::io::Write;
@@ -53,6 +53,7 @@ fn write_nodes(mut file: File, path: &Path, header: &str, nodes: &[Board]) -> Re
 
 /// Fits the model from `source` with `eval` (progress on stderr) and prints it to `out`.
 pub fn run_train_mpc(source: &Source, eval: &Evaluator, out: &mut impl Write) -> Result<()> {
+    let progress = &mut std::io::stderr();
     let (header, (cells, plane)) = match source {
         Source::Random(o) => (
             format!(
@@ -65,7 +66,7 @@ pub fn run_train_mpc(source: &Source, eval: &Evaluator, out: &mut impl Write) ->
                 o.max_depth,
                 eval.checksum()
             ),
-            fit_mpc(o, eval, &mut std::io::stderr())?,
+            fit_mpc(o, eval, progress)?,
         ),
         Source::Search(file, dump, o) => {
             let roots: Vec<Board> = read_obf_file(file)?
@@ -83,19 +84,7 @@ pub fn run_train_mpc(source: &Source, eval: &Evaluator, out: &mut impl Write) ->
                 o.empties.1,
             );
             if let Some(path) = dump {
-                let file = File::create(path).map_err(|source| Error::Write {
-                    path: path.clone(),
-                    source,
-                })?;
-                let nodes = sample_probcut_nodes(&roots, o, &mut std::io::stderr())?;
-                let header = format!(
-                    "{command} --dump-nodes {} (weights {:08x})",
-                    path.display(),
-                    eval.checksum()
-                );
-                write_nodes(file, path, &header, &nodes)?;
-                return writeln!(out, "{} nodes written to {}", nodes.len(), path.display())
-                    .map_err(Error::Output);
+                return dump_nodes(&roots, o, eval, &command, path, out);
             }
             (
                 format!(
@@ -103,33 +92,75 @@ pub fn run_train_mpc(source: &Source, eval: &Evaluator, out: &mut impl Write) ->
                     o.max_depth,
                     eval.checksum()
                 ),
-                fit_mpc_on_search(&roots, o, eval, &mut std::io::stderr())?,
+                fit_mpc_on_search(&roots, o, eval, progress)?,
             )
         }
         Source::Labels {
             csvs,
             max_depth,
             threads,
-        } => {
-            let labelled: Vec<(Board, i32)> = super::labels::read_labels(csvs)?
-                .iter()
-                .map(|l| (l.position.board, l.score))
-                .collect();
-            let names: Vec<String> = csvs.iter().map(|p| p.display().to_string()).collect();
-            (
-                format!(
-                    "# finale train-mpc --from-labels {} --max-depth {max_depth} (weights \
-                     {:08x}; {} positions)",
-                    names.join(","),
-                    eval.checksum(),
-                    labelled.len()
-                ),
-                fit_mpc_on_labels(&labelled, *max_depth, *threads, eval)?,
-            )
-        }
+        } => from_labels(csvs, *max_depth, *threads, eval)?,
     };
+    let text = fit_text(&header, &cells, plane.as_ref());
+    out.write_all(text.as_bytes()).map_err(Error::Output)
+}
+
+/// Writes the probcut nodes of searches of `roots` to `path` as OBF (for `finale batch`
+/// to label), headed by `command`, and says how many to `out`.
+fn dump_nodes(
+    roots: &[Board],
+    o: &SearchSampleOptions,
+    eval: &Evaluator,
+    command: &str,
+    path: &Path,
+    out: &mut impl Write,
+) -> Result<()> {
+    let file = File::create(path).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let nodes = sample_probcut_nodes(roots, o, &mut std::io::stderr())?;
+    let header = format!(
+        "{command} --dump-nodes {} (weights {:08x})",
+        path.display(),
+        eval.checksum()
+    );
+    write_nodes(file, path, &header, &nodes)?;
+    writeln!(out, "{} nodes written to {}", nodes.len(), path.display()).map_err(Error::Output)
+}
+
+/// A fit: its cells, and the planes over them when there are enough.
+type Fit = (Vec<Cell>, Option<ProbcutModel>);
+
+/// The model fitted to the exact answers of `csvs`, headed by the command that refits it.
+fn from_labels(
+    csvs: &[PathBuf],
+    max_depth: u32,
+    threads: usize,
+    eval: &Evaluator,
+) -> Result<(String, Fit)> {
+    let labelled: Vec<(Board, i32)> = super::labels::read_labels(csvs)?
+        .iter()
+        .map(|l| (l.position.board, l.score))
+        .collect();
+    let names: Vec<String> = csvs.iter().map(|p| p.display().to_string()).collect();
+    let header = format!(
+        "# finale train-mpc --from-labels {} --max-depth {max_depth} (weights {:08x}; {} \
+         positions)",
+        names.join(","),
+        eval.checksum(),
+        labelled.len()
+    );
+    Ok((
+        header,
+        fit_mpc_on_labels(&labelled, max_depth, threads, eval)?,
+    ))
+}
+
+/// The fit as text: `header`, a CSV row per cell, and the planes over every cell.
+fn fit_text(header: &str, cells: &[Cell], plane: Option<&ProbcutModel>) -> String {
     let mut text = format!("{header}\nempties,depth,positions,mean,sigma\n");
-    for c in &cells {
+    for c in cells {
         text += &format!(
             "{},{},{},{:.3},{:.3}\n",
             c.empties, c.depth, c.count, c.mean, c.sigma
@@ -149,5 +180,5 @@ pub fn run_train_mpc(source: &Source, eval: &Evaluator, out: &mut impl Write) ->
             m.sigma[2]
         );
     }
-    out.write_all(text.as_bytes()).map_err(Error::Output)
+    text
 }
