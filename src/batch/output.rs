@@ -302,6 +302,35 @@ fn end_of_last_line(file: &mut File) -> std::io::Result<u64> {
     Ok(0)
 }
 
+/// What is wrong with an output's header `found`, if it is not this finale's batch
+/// header: the same columns in another order, another version's, or no batch header.
+fn header_fault(found: &csv::StringRecord) -> Option<String> {
+    if found.iter().eq(header()) {
+        return None;
+    }
+    let ours = found.get(0) == Some("index") && found.iter().any(|c| c == "key");
+    let moved = (1..)
+        .zip(found.iter().zip(header()))
+        .find(|(_, (f, h))| f != h)
+        .filter(|_| found.len() == header().len())
+        .filter(|_| header().iter().all(|c| found.iter().any(|f| f == *c)));
+    Some(if let Some((i, (f, h))) = moved {
+        format!(
+            "this finale's batch columns in another order (column {i} is '{f}', this one \
+             writes '{h}' there); rows are appended in this finale's order, so give a new --out"
+        )
+    } else if ours {
+        format!(
+            "a finale batch CSV of another version ({} columns, this one writes {}); \
+             finish it with the finale that started it, or give a new --out",
+            found.len(),
+            header().len()
+        )
+    } else {
+        "the header is not a finale batch header".into()
+    })
+}
+
 /// Keys of the rows of `mode` (and of the `error` rows, which have none) of an existing
 /// output, after checking its header, reading every row as a [`BatchRow`] and checking
 /// its values ([`check_row`]).
@@ -323,31 +352,8 @@ fn read_keys(path: &Path, text: impl Read, mode: Mode) -> Result<HashSet<u64>> {
         .headers()
         .map_err(|e| bad(1, format!("unreadable header ({e})")))?
         .clone();
-    if found.iter().ne(header()) {
-        let ours = found.get(0) == Some("index") && found.iter().any(|c| c == "key");
-        return Err(bad(
-            1,
-            if let Some((i, (f, h))) = (1..)
-                .zip(found.iter().zip(header()))
-                .find(|(_, (f, h))| f != h)
-                .filter(|_| found.len() == header().len())
-                .filter(|_| header().iter().all(|c| found.iter().any(|f| f == *c)))
-            {
-                format!(
-                    "this finale's batch columns in another order (column {i} is '{f}', this one \
-                     writes '{h}' there); rows are appended in this finale's order, so give a new --out"
-                )
-            } else if ours {
-                format!(
-                    "a finale batch CSV of another version ({} columns, this one writes {}); \
-                     finish it with the finale that started it, or give a new --out",
-                    found.len(),
-                    header().len()
-                )
-            } else {
-                "the header is not a finale batch header".into()
-            },
-        ));
+    if let Some(what) = header_fault(&found) {
+        return Err(bad(1, what));
     }
     let mut done = HashSet::new();
     // One record reused: a resume reads millions of rows.
