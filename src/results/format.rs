@@ -16,7 +16,7 @@ pub fn score_string(mode: Mode, score: i32) -> String {
     }
 }
 
-/// What a `?` after `level` means, in words for reports: `73% checked up to 26 empties
+/// What a `?` after `level` means, in words for reports: `73% checked up to 29 empties
 /// only`.
 pub fn unchecked_note(level: Level) -> String {
     match level.checked_max_empties() {
