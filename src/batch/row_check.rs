@@ -14,8 +14,8 @@
 use crate::board::Position;
 use crate::board::Square;
 use crate::board::key::{key_hex, line_key, parse_key, position_key};
-use crate::results::BatchRow;
 use crate::results::csv_in::parse_seconds;
+use crate::results::{BatchRow, CsvRow};
 use crate::search::Mode;
 use std::fmt;
 
@@ -41,7 +41,6 @@ impl fmt::Display for RowFault {
 /// The key of `row` after checking every value listed in the module doc.
 pub fn check_row(row: &BatchRow<&str>) -> Result<u64, RowFault> {
     let (r, b) = row;
-    let fault = |column: &'static str, what: String| Err(RowFault { column, what });
     let Some(key) = parse_key(r.key) else {
         return fault("key", format!("{:?} is not 16 hex digits", r.key));
     };
@@ -50,28 +49,56 @@ pub fn check_row(row: &BatchRow<&str>) -> Result<u64, RowFault> {
     }
     let solved = b.status == "solved";
     if !solved && b.status != "timeout" {
-        if !b.status.starts_with("error: ") {
-            return fault(
-                "status",
-                format!("{:?} is not solved, timeout or error: ...", b.status),
-            );
-        }
-        if !r.mode.is_empty() && !is_mode(r.mode) {
-            return fault("mode", format!("{:?} is not exact, wld or all", r.mode));
-        }
-        let own = line_key(r.board);
-        if own != key {
-            return fault(
-                "key",
-                format!(
-                    "{} is not the key of the line's text ({})",
-                    r.key,
-                    key_hex(own)
-                ),
-            );
-        }
-        return Ok(key);
+        return check_error_row(row, key);
     }
+    check_position(r, key)?;
+    if !is_mode(r.mode) {
+        return fault("mode", format!("{:?} is not exact, wld or all", r.mode));
+    }
+    match (solved, r.score) {
+        (true, None) => return fault("score", "a solved row has a score".into()),
+        (false, Some(_)) => return fault("score", "a timeout row has none".into()),
+        _ => {}
+    }
+    check_answer(row)?;
+    Ok(key)
+}
+
+/// A `RowFault` in `column`, as an `Err`.
+fn fault<T>(column: &'static str, what: String) -> Result<T, RowFault> {
+    Err(RowFault { column, what })
+}
+
+/// An `error: ...` row (a line that was not a position): its mode, if any, and its key,
+/// which is the key of the line's text.
+fn check_error_row(row: &BatchRow<&str>, key: u64) -> Result<u64, RowFault> {
+    let (r, b) = row;
+    if !b.status.starts_with("error: ") {
+        return fault(
+            "status",
+            format!("{:?} is not solved, timeout or error: ...", b.status),
+        );
+    }
+    if !r.mode.is_empty() && !is_mode(r.mode) {
+        return fault("mode", format!("{:?} is not exact, wld or all", r.mode));
+    }
+    let own = line_key(r.board);
+    if own != key {
+        return fault(
+            "key",
+            format!(
+                "{} is not the key of the line's text ({})",
+                r.key,
+                key_hex(own)
+            ),
+        );
+    }
+    Ok(key)
+}
+
+/// The side, the board, the key (of the board and side) and the empties of a position's
+/// row.
+fn check_position(r: &CsvRow<&str>, key: u64) -> Result<(), RowFault> {
     if r.side != "X" && r.side != "O" {
         return fault("side", format!("{:?} is not X or O", r.side));
     }
@@ -93,14 +120,12 @@ pub fn check_row(row: &BatchRow<&str>) -> Result<u64, RowFault> {
     if r.empties.is_some_and(|e| e != empties) {
         return fault("empties", format!("the board has {empties}"));
     }
-    if !is_mode(r.mode) {
-        return fault("mode", format!("{:?} is not exact, wld or all", r.mode));
-    }
-    match (solved, r.score) {
-        (true, None) => return fault("score", "a solved row has a score".into()),
-        (false, Some(_)) => return fault("score", "a timeout row has none".into()),
-        _ => {}
-    }
+    Ok(())
+}
+
+/// The answer's values: scores in range, times in seconds, moves on the board.
+fn check_answer(row: &BatchRow<&str>) -> Result<(), RowFault> {
+    let (r, b) = row;
     score_in_range("score", r.score)?;
     score_in_range("expected_score", r.expected_score)?;
     if parse_seconds(r.time_s).is_none() {
@@ -124,7 +149,7 @@ pub fn check_row(row: &BatchRow<&str>) -> Result<u64, RowFault> {
         }
         score_in_range("probable_score", score)?;
     }
-    Ok(key)
+    Ok(())
 }
 
 /// Whether `text` names a mode a batch solves.
