@@ -380,79 +380,27 @@ impl WeightFile {
         origin: &str,
         ties: Ties,
     ) -> Result<(WeightFile, u32), WeightFileError> {
-        let mut r = Reader {
-            rest: bytes,
-            len: bytes.len(),
-            origin,
-        };
-        // The magic and version come first: a file of another kind or layout
-        // must be named as such, not reported as "corrupt".
-        match bytes.first_chunk::<8>() {
-            Some(magic) if *magic == MAGIC => r.skip(MAGIC.len()),
-            // Only a start of the magic is a cut weight file; anything else,
-            // however short, is some other file.
-            None if MAGIC.starts_with(bytes) => return Err(r.truncated_field("magic")),
-            _ => {
-                return Err(WeightFileError::BadMagic {
-                    origin: origin.to_owned(),
-                });
-            }
-        }
-        let version = r.u32("format version")?;
-        if version != FORMAT_VERSION && version != v1::VERSION {
-            return Err(WeightFileError::UnsupportedVersion {
-                origin: origin.to_owned(),
-                found: version,
-            });
-        }
-        let pattern_set = r.u32("pattern set")?;
-        let phases = r.u32("phase count")?;
-        let per_phase = r.u32("weights per phase")?;
-        let meta_len = r.u32("meta length")?;
-        let meta = r.section("meta", u64::from(meta_len))?;
-        let v1_encoding = match version {
-            v1::VERSION => Some(r.u32("payload encoding")?),
-            _ => None,
-        };
-        let payload_len = r.u64("payload length")?;
-        let payload = r.section("payload", payload_len)?;
-        let body_len = bytes.len() - r.rest.len();
-        let stored = r.u32("checksum")?;
-        if !r.rest.is_empty() {
-            return Err(WeightFileError::TrailingBytes {
-                origin: origin.to_owned(),
-                count: r.rest.len() as u64,
-            });
-        }
-        // `body_len` counts bytes already consumed, so `get` cannot fail; it
-        // stands in for slicing that could panic.
-        let computed = crc32fast::hash(bytes.get(..body_len).unwrap_or_default());
-        if stored != computed {
-            return Err(WeightFileError::ChecksumMismatch {
-                origin: origin.to_owned(),
-                stored,
-                computed,
-            });
-        }
-
+        let c = Container::read(bytes, origin)?;
         // From here the bytes are as written; what remains is a writer that broke
         // the rules, checked anyway since the file may not come from this module.
-        if meta.len() > MAX_META_BYTES {
+        if c.meta.len() > MAX_META_BYTES {
             return Err(WeightFileError::MetaTooLong {
                 origin: origin.to_owned(),
-                len: meta.len(),
+                len: c.meta.len(),
             });
         }
-        let meta = std::str::from_utf8(meta).map_err(|_| WeightFileError::MetaNotUtf8 {
+        let meta = std::str::from_utf8(c.meta).map_err(|_| WeightFileError::MetaNotUtf8 {
             origin: origin.to_owned(),
         })?;
+        let (phases, per_phase) = (c.phases, c.per_phase);
         let expected =
             weight_count(phases, per_phase).ok_or_else(|| WeightFileError::TooManyWeights {
                 origin: origin.to_owned(),
                 phases,
                 per_phase,
             })?;
-        let weights = match (v1_encoding, ties(pattern_set, per_phase)) {
+        let payload = c.payload;
+        let weights = match (c.v1_encoding, ties(c.pattern_set, per_phase)) {
             (Some(encoding), _) => v1::decode(encoding, payload, expected, origin)?,
             (None, None) => {
                 weights_of_bytes(&inflate(payload, expected, origin)?, expected, origin)?
@@ -464,13 +412,13 @@ impl WeightFile {
             }
         };
         let file = WeightFile {
-            pattern_set,
+            pattern_set: c.pattern_set,
             phases,
             per_phase,
             meta: meta.to_owned(),
             weights,
         };
-        Ok((file, stored))
+        Ok((file, c.stored))
     }
 
     /// Refuses what [`from_bytes`](Self::from_bytes) would refuse, before a
@@ -614,6 +562,88 @@ fn weights_of_bytes(
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
         .collect())
+}
+
+/// A weight file's fields as stored, its magic, version and checksum checked.
+struct Container<'a> {
+    pattern_set: u32,
+    phases: u32,
+    per_phase: u32,
+    meta: &'a [u8],
+    /// Version 1's payload encoding (later versions have one).
+    v1_encoding: Option<u32>,
+    payload: &'a [u8],
+    /// The checksum, equal to the one computed.
+    stored: u32,
+}
+
+impl<'a> Container<'a> {
+    /// Reads the fields of `bytes` in order, checking the magic and version first (a
+    /// file of another kind or layout must be named as such, not reported as
+    /// "corrupt"), then that nothing trails and the checksum matches.
+    fn read(bytes: &'a [u8], origin: &'a str) -> Result<Container<'a>, WeightFileError> {
+        let mut r = Reader {
+            rest: bytes,
+            len: bytes.len(),
+            origin,
+        };
+        match bytes.first_chunk::<8>() {
+            Some(magic) if *magic == MAGIC => r.skip(MAGIC.len()),
+            // Only a start of the magic is a cut weight file; anything else,
+            // however short, is some other file.
+            None if MAGIC.starts_with(bytes) => return Err(r.truncated_field("magic")),
+            _ => {
+                return Err(WeightFileError::BadMagic {
+                    origin: origin.to_owned(),
+                });
+            }
+        }
+        let version = r.u32("format version")?;
+        if version != FORMAT_VERSION && version != v1::VERSION {
+            return Err(WeightFileError::UnsupportedVersion {
+                origin: origin.to_owned(),
+                found: version,
+            });
+        }
+        let pattern_set = r.u32("pattern set")?;
+        let phases = r.u32("phase count")?;
+        let per_phase = r.u32("weights per phase")?;
+        let meta_len = r.u32("meta length")?;
+        let meta = r.section("meta", u64::from(meta_len))?;
+        let v1_encoding = match version {
+            v1::VERSION => Some(r.u32("payload encoding")?),
+            _ => None,
+        };
+        let payload_len = r.u64("payload length")?;
+        let payload = r.section("payload", payload_len)?;
+        let body_len = bytes.len() - r.rest.len();
+        let stored = r.u32("checksum")?;
+        if !r.rest.is_empty() {
+            return Err(WeightFileError::TrailingBytes {
+                origin: origin.to_owned(),
+                count: r.rest.len() as u64,
+            });
+        }
+        // `body_len` counts bytes already consumed, so `get` cannot fail; it
+        // stands in for slicing that could panic.
+        let computed = crc32fast::hash(bytes.get(..body_len).unwrap_or_default());
+        if stored != computed {
+            return Err(WeightFileError::ChecksumMismatch {
+                origin: origin.to_owned(),
+                stored,
+                computed,
+            });
+        }
+        Ok(Container {
+            pattern_set,
+            phases,
+            per_phase,
+            meta,
+            v1_encoding,
+            payload,
+            stored,
+        })
+    }
 }
 
 /// Cursor over the file that turns every short read into an error naming the field.
