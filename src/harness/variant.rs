@@ -3,6 +3,7 @@
 //! every position so that a slow spell of a shared machine hits all of them alike.
 
 use super::engine::{Engine, EngineRun, EngineSettings};
+use super::engine_output::engine_move;
 use crate::board::{ObfRecord, Square};
 use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
@@ -217,60 +218,64 @@ impl Runner {
             } => {
                 let run =
                     engine.solve(dir.path(), &record.position, *settings, *limit, interrupt)?;
-                let name = engine.kind.name();
-                let answer = |result, engine: String, failure| Answer {
-                    result,
-                    git_rev: None,
-                    peak_mb: None,
-                    engine: Some(engine),
-                    failure,
-                };
-                let nothing = |time| SolveResult {
-                    mode,
-                    selectivity: Level::from_percent(100),
-                    score: 0,
-                    best_moves: Vec::new(),
-                    move_scores: Vec::new(),
-                    pv: Vec::new(),
-                    nodes: 0,
-                    time,
-                    best_found: None,
-                };
-                Ok(match run {
-                    EngineRun::Interrupted(time) => Err(TimedOut {
-                        nodes: 0,
-                        time,
-                        last_pass: None,
-                    }),
-                    EngineRun::Failed(why, wall) => {
-                        Ok(answer(nothing(wall), name.to_string(), Some(why)))
-                    }
-                    EngineRun::Answer(a, wall) => {
-                        let best = match a.pv.first() {
-                            Some(PvMove::Play(m)) => vec![*m],
-                            _ => Vec::new(),
-                        };
-                        let score = if mode == Mode::Wld {
-                            a.score.signum()
-                        } else {
-                            a.score
-                        };
-                        let result = SolveResult {
-                            score,
-                            best_moves: best,
-                            pv: a.pv,
-                            nodes: a.nodes,
-                            time: a.time.unwrap_or(wall),
-                            ..nothing(wall)
-                        };
-                        let label = match a.version {
-                            Some(v) => format!("{name} {v}"),
-                            None => name.to_string(),
-                        };
-                        Ok(answer(result, label, None))
-                    }
-                })
+                Ok(engine_answer(run, mode, engine.kind.name()))
             }
+        }
+    }
+}
+
+/// An engine's run as a variant's answer: its score (a sign in WLD mode), the first move
+/// of its line as the best move, its nodes and time (the wall time when it reports none);
+/// a failed run is an answer with nothing in it and the failure named.
+fn engine_answer(run: EngineRun, mode: Mode, name: &str) -> std::result::Result<Answer, TimedOut> {
+    let answer = |result, engine: String, failure| Answer {
+        result,
+        git_rev: None,
+        peak_mb: None,
+        engine: Some(engine),
+        failure,
+    };
+    let nothing = |time| SolveResult {
+        mode,
+        selectivity: Level::from_percent(100),
+        score: 0,
+        best_moves: Vec::new(),
+        move_scores: Vec::new(),
+        pv: Vec::new(),
+        nodes: 0,
+        time,
+        best_found: None,
+    };
+    match run {
+        EngineRun::Interrupted(time) => Err(TimedOut {
+            nodes: 0,
+            time,
+            last_pass: None,
+        }),
+        EngineRun::Failed(why, wall) => Ok(answer(nothing(wall), name.to_string(), Some(why))),
+        EngineRun::Answer(a, wall) => {
+            let best = match a.pv.first() {
+                Some(PvMove::Play(m)) => vec![*m],
+                _ => Vec::new(),
+            };
+            let score = if mode == Mode::Wld {
+                a.score.signum()
+            } else {
+                a.score
+            };
+            let result = SolveResult {
+                score,
+                best_moves: best,
+                pv: a.pv,
+                nodes: a.nodes,
+                time: a.time.unwrap_or(wall),
+                ..nothing(wall)
+            };
+            let label = match a.version {
+                Some(v) => format!("{name} {v}"),
+                None => name.to_string(),
+            };
+            Ok(answer(result, label, None))
         }
     }
 }
@@ -390,32 +395,13 @@ fn wait_or_stop(
 /// value out of range is an error naming it, not a panic (`Duration` of an infinite time)
 /// or a silently wrong table.
 fn read_answer(bin: &Path, csv: &Path, mode: Mode) -> Result<Answer> {
-    let bad = |what: &str| {
-        Error::from(SuiteError::BinaryCsv {
-            binary: bin.to_path_buf(),
-            what: format!("{what} in its CSV"),
-        })
-    };
-    let mut r = csv::Reader::from_path(csv).map_err(|source| Error::Csv {
-        path: csv.to_path_buf(),
-        source,
-    })?;
-    let header = r.headers().map_err(|_| bad("no header"))?.clone();
-    let rec = r
-        .records()
-        .next()
-        .and_then(|x| x.ok())
-        .ok_or_else(|| bad("no row"))?;
-    let line = rec.position().map_or(2, |p| p.line());
+    let (row, line) = first_row(bin, csv)?;
     let bad = |what: &str| {
         Error::from(SuiteError::BinaryCsv {
             binary: bin.to_path_buf(),
             what: format!("{what} on line {line} of its CSV"),
         })
     };
-    let row: CsvRow = read_row(&rec, &header).map_err(|b| bad(&format!("bad {}", b.column)))?;
-    let squares =
-        |text: &str| -> Vec<Square> { text.split_whitespace().filter_map(Square::parse).collect() };
     let seconds =
         |text: &str| parse_seconds(text).and_then(|t| Duration::try_from_secs_f64(t).ok());
     let result = SolveResult {
@@ -426,7 +412,11 @@ fn read_answer(bin: &Path, csv: &Path, mode: Mode) -> Result<Answer> {
             .score
             .filter(|s| (-64..=64).contains(s))
             .ok_or_else(|| bad("bad score (expected -64 to 64)"))?,
-        best_moves: squares(&row.best_moves),
+        best_moves: row
+            .best_moves
+            .split_whitespace()
+            .filter_map(Square::parse)
+            .collect(),
         move_scores: row
             .move_scores
             .split_whitespace()
@@ -435,17 +425,7 @@ fn read_answer(bin: &Path, csv: &Path, mode: Mode) -> Result<Answer> {
                 Some((Square::parse(m)?, s.trim_start_matches('+').parse().ok()?))
             })
             .collect(),
-        pv: row
-            .pv
-            .split_whitespace()
-            .filter_map(|m| {
-                if m == "pass" {
-                    Some(PvMove::Pass)
-                } else {
-                    Square::parse(m).map(PvMove::Play)
-                }
-            })
-            .collect(),
+        pv: row.pv.split_whitespace().filter_map(engine_move).collect(),
         nodes: row.nodes.ok_or_else(|| bad("bad nodes"))?,
         time: seconds(&row.time_s).ok_or_else(|| {
             bad(&format!(
@@ -461,6 +441,34 @@ fn read_answer(bin: &Path, csv: &Path, mode: Mode) -> Result<Answer> {
         engine: None,
         failure: None,
     })
+}
+
+/// The first row of the other binary's CSV `csv` and its line number; no header, no row
+/// or a field of the wrong type is an error naming the binary.
+fn first_row(bin: &Path, csv: &Path) -> Result<(CsvRow, u64)> {
+    let bad = |what: String| {
+        Error::from(SuiteError::BinaryCsv {
+            binary: bin.to_path_buf(),
+            what,
+        })
+    };
+    let mut r = csv::Reader::from_path(csv).map_err(|source| Error::Csv {
+        path: csv.to_path_buf(),
+        source,
+    })?;
+    let header = r
+        .headers()
+        .map_err(|_| bad("no header in its CSV".into()))?
+        .clone();
+    let rec = r
+        .records()
+        .next()
+        .and_then(|x| x.ok())
+        .ok_or_else(|| bad("no row in its CSV".into()))?;
+    let line = rec.position().map_or(2, |p| p.line());
+    let row = read_row(&rec, &header)
+        .map_err(|b| bad(format!("bad {} on line {line} of its CSV", b.column)))?;
+    Ok((row, line))
 }
 
 #[cfg(test)]
