@@ -798,41 +798,9 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
     let mut g = guess;
     while lo < hi {
         let beta = g.clamp(lo + 1, hi);
-        // Most promising first: best proven lower bound, then best upper bound.
-        root.sort_by_key(|m| (-m.lower, -m.upper, -m.prior.unwrap_or(-65)));
-        let mut failed_high = false;
-        let mut searched = false;
-        for k in 0..root.len() {
-            if root[k].upper < beta {
-                continue;
-            }
-            if root[k].lower >= beta {
-                failed_high = true;
-                break;
-            }
-            if searched && s.can_split(n, 2) && !root[k..].iter().any(|m| m.may_reach(beta)) {
-                // The first move fell short, and the last pass expects no other to reach
-                // beta: the others go to every thread. (One that may reach it is searched
-                // alone first: a helper's work on the others would be wasted.)
-                failed_high = probe_shared(s, &mut root[k..], n, mode, beta);
-                if s.stopped {
-                    return;
-                }
-                break;
-            }
-            let m = &mut root[k];
-            let r = probe_bound(mode, -s.search(m.child, -beta, -(beta - 1), n - 1), beta);
-            if s.stopped {
-                return;
-            }
-            searched = true;
-            if r >= beta {
-                m.lower = r;
-                failed_high = true;
-                break;
-            }
-            m.upper = r;
-        }
+        let Some(failed_high) = probe_root(s, root, n, mode, beta) else {
+            return;
+        };
         if failed_high {
             lo = root.iter().map(|m| m.lower).max().unwrap_or(lo);
             g = lo + 1;
@@ -841,10 +809,55 @@ fn probe_until_exact(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, 
             g = hi;
         }
     }
-    // The value is lo. A move whose upper bound is lo may tie: is it at least lo?
-    if !s.options.ties {
-        return;
+    if s.options.ties {
+        settle_ties(s, root, n, mode, lo);
     }
+}
+
+/// One null-window probe of the root: "does a move reach `beta`?", most promising move
+/// first, each move's bound kept. `None` when the search was stopped.
+fn probe_root(
+    s: &mut Search,
+    root: &mut [RootMove],
+    n: u32,
+    mode: Mode,
+    beta: i32,
+) -> Option<bool> {
+    // Most promising first: best proven lower bound, then best upper bound.
+    root.sort_by_key(|m| (-m.lower, -m.upper, -m.prior.unwrap_or(-65)));
+    let mut searched = false;
+    for k in 0..root.len() {
+        if root[k].upper < beta {
+            continue;
+        }
+        if root[k].lower >= beta {
+            return Some(true);
+        }
+        if searched && s.can_split(n, 2) && !root[k..].iter().any(|m| m.may_reach(beta)) {
+            // The first move fell short, and the last pass expects no other to reach
+            // beta: the others go to every thread. (One that may reach it is searched
+            // alone first: a helper's work on the others would be wasted.)
+            let failed_high = probe_shared(s, &mut root[k..], n, mode, beta);
+            return (!s.stopped).then_some(failed_high);
+        }
+        let m = &mut root[k];
+        let r = probe_bound(mode, -s.search(m.child, -beta, -(beta - 1), n - 1), beta);
+        if s.stopped {
+            return None;
+        }
+        searched = true;
+        if r >= beta {
+            m.lower = r;
+            return Some(true);
+        }
+        m.upper = r;
+    }
+    Some(false)
+}
+
+/// The root's value is `lo`. A move whose upper bound is `lo` may tie: one null-window
+/// probe each says whether it reaches `lo` (on every thread when the root may split).
+fn settle_ties(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, lo: i32) {
     if s.can_split(n, 2) {
         let ties: Vec<usize> = (0..root.len())
             .filter(|&k| root[k].upper == lo && root[k].lower < lo)
