@@ -9,8 +9,9 @@
 use crate::error::{Error, Result, TrainError};
 use crate::eval::EvalError;
 use crate::eval::weights_file::WeightFile;
-use crate::train::{TrainOptions, train_generations};
-use std::io::Write;
+use crate::train::{ErrorRow, TrainOptions, train_generations};
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Where generation `k` of a run writing `out` is kept until the run ends.
@@ -56,18 +57,7 @@ pub fn run_train(
     stdout: &mut impl Write,
 ) -> Result<()> {
     check_out(out, force)?;
-    if let Some(p) = data {
-        crate::results::outputs::refuse_input_as_output("--data", p, [out])?;
-    }
-    let mut data_file = match data {
-        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-            |source| Error::Write {
-                path: p.to_path_buf(),
-                source,
-            },
-        )?)),
-        None => None,
-    };
+    let mut data_file = open_data(data, out)?;
     let mut log = std::io::stderr();
     let trained = train_generations(
         options,
@@ -84,17 +74,8 @@ pub fn run_train(
         },
     );
     // Also when stopped: the rows of the phases finished are whole, and kept.
-    if let (Some(mut w), Some(p)) = (data_file, data) {
-        let write_err = |source| Error::Write {
-            path: p.to_path_buf(),
-            source,
-        };
-        w.flush().map_err(write_err)?;
-        // Stopped before the last generation began: still a CSV, with its header.
-        if w.get_ref().metadata().is_ok_and(|m| m.len() == 0) {
-            writeln!(w, "{}", crate::train::LABEL_HEADER.join(",")).map_err(write_err)?;
-            w.flush().map_err(write_err)?;
-        }
+    if let (Some(w), Some(p)) = (data_file, data) {
+        finish_data(w, p)?;
     }
     let (file, table) = trained?;
     let checksum = file.save(out).map_err(EvalError::File)?;
@@ -102,6 +83,45 @@ pub fn run_train(
         // Only a leftover: the output holds the result.
         let _ = std::fs::remove_file(generation_path(out, k));
     }
+    print_errors(stdout, &file, &table, out, checksum)
+}
+
+/// The `--data` CSV, created (not the weight file `out`).
+fn open_data(data: Option<&Path>, out: &Path) -> Result<Option<BufWriter<File>>> {
+    let Some(p) = data else {
+        return Ok(None);
+    };
+    crate::results::outputs::refuse_input_as_output("--data", p, [out])?;
+    let file = File::create(p).map_err(|source| Error::Write {
+        path: p.to_path_buf(),
+        source,
+    })?;
+    Ok(Some(BufWriter::new(file)))
+}
+
+/// Flushes the `--data` CSV `w` (at `p`); one stopped before the last generation began
+/// gets its header, so it is still a CSV.
+fn finish_data(mut w: BufWriter<File>, p: &Path) -> Result<()> {
+    let write_err = |source| Error::Write {
+        path: p.to_path_buf(),
+        source,
+    };
+    w.flush().map_err(write_err)?;
+    if w.get_ref().metadata().is_ok_and(|m| m.len() == 0) {
+        writeln!(w, "{}", crate::train::LABEL_HEADER.join(",")).map_err(write_err)?;
+        w.flush().map_err(write_err)?;
+    }
+    Ok(())
+}
+
+/// Prints the weights' command line, the held-out error by empties and what was written.
+fn print_errors(
+    stdout: &mut impl Write,
+    file: &WeightFile,
+    table: &[ErrorRow],
+    out: &Path,
+    checksum: u32,
+) -> Result<()> {
     let o = |e| Error::Output(e);
     writeln!(stdout, "# {}", file.meta).map_err(o)?;
     writeln!(
@@ -109,7 +129,7 @@ pub fn run_train(
         "empties,label,train,test,test_mae,test_rmse,train_rmse"
     )
     .map_err(o)?;
-    for r in &table {
+    for r in table {
         writeln!(
             stdout,
             "{},{},{},{},{:.2},{:.2},{:.2}",
