@@ -38,73 +38,95 @@ pub(super) fn items(
     mut visit: impl FnMut(Item) -> Result<()>,
 ) -> Result<()> {
     for (f, path) in inputs.iter().enumerate() {
-        let io = |source| Error::Io {
-            path: path.clone(),
-            source,
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let mut reader = BufReader::new(file);
-        let mut bytes = Vec::new();
-        let (mut number, mut index) = (0usize, 0usize);
-        loop {
-            // Bounded: a file that is not text must not be read into memory as one line.
-            bytes.clear();
-            let limit = OBF_MAX_LINE_BYTES as u64 + 1;
-            if (&mut reader)
-                .take(limit)
-                .read_until(b'\n', &mut bytes)
-                .map_err(io)?
-                == 0
-            {
-                break;
+        file_items(f, path, skip_bad, &mut visit)?;
+    }
+    Ok(())
+}
+
+/// The items of input file number `f`, at `path`.
+fn file_items(
+    f: usize,
+    path: &Path,
+    skip_bad: bool,
+    visit: &mut impl FnMut(Item) -> Result<()>,
+) -> Result<()> {
+    let file = std::fs::File::open(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut reader = BufReader::new(file);
+    let mut bytes = Vec::new();
+    let (mut number, mut index) = (0usize, 0usize);
+    while read_line(&mut reader, &mut bytes, path, number + 1)? {
+        number += 1;
+        // Bytes that are not UTF-8 become U+FFFD, which the OBF parser then reports
+        // with its column (or `--skip-bad` records).
+        let line = String::from_utf8_lossy(&bytes);
+        match parse_obf_line(&line) {
+            Ok(None) => {}
+            Ok(Some(mut record)) => {
+                index += 1;
+                record.line = number;
+                let key = position_key(&record.position);
+                visit(Item::Position {
+                    file: f,
+                    index,
+                    key,
+                    record,
+                })?;
             }
-            number += 1;
-            if bytes.len() > OBF_MAX_LINE_BYTES && bytes.last() != Some(&b'\n') {
-                return Err(BatchError::LineTooLong {
-                    path: path.clone(),
+            Err(error) => {
+                let error = crate::board::ReadError::Obf {
+                    origin: path.display().to_string(),
                     line: number,
-                    max: OBF_MAX_LINE_BYTES,
+                    error,
+                };
+                if !skip_bad {
+                    return Err(error.into());
                 }
-                .into());
-            }
-            // Bytes that are not UTF-8 become U+FFFD, which the OBF parser then reports
-            // with its column (or `--skip-bad` records).
-            let line = String::from_utf8_lossy(&bytes);
-            match parse_obf_line(&line) {
-                Ok(None) => {}
-                Ok(Some(mut record)) => {
-                    index += 1;
-                    record.line = number;
-                    let key = position_key(&record.position);
-                    visit(Item::Position {
-                        file: f,
-                        index,
-                        key,
-                        record,
-                    })?;
-                }
-                Err(error) => {
-                    let error = crate::board::ReadError::Obf {
-                        origin: path.display().to_string(),
-                        line: number,
-                        error,
-                    };
-                    if !skip_bad {
-                        return Err(error.into());
-                    }
-                    let text = line.trim().to_string();
-                    visit(Item::Bad {
-                        file: f,
-                        line: number,
-                        key: line_key(&text),
-                        text,
-                        error: error.to_string(),
-                    })?;
-                }
+                let text = line.trim().to_string();
+                visit(Item::Bad {
+                    file: f,
+                    line: number,
+                    key: line_key(&text),
+                    text,
+                    error: error.to_string(),
+                })?;
             }
         }
     }
     Ok(())
+}
+
+/// Reads line `number` of `path` into `bytes`; false at the end of the file. Bounded: a
+/// file that is not text must not be read into memory as one line.
+fn read_line(
+    reader: &mut impl BufRead,
+    bytes: &mut Vec<u8>,
+    path: &Path,
+    number: usize,
+) -> Result<bool> {
+    bytes.clear();
+    let limit = OBF_MAX_LINE_BYTES as u64 + 1;
+    let read = reader
+        .take(limit)
+        .read_until(b'\n', bytes)
+        .map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if read == 0 {
+        return Ok(false);
+    }
+    if bytes.len() > OBF_MAX_LINE_BYTES && bytes.last() != Some(&b'\n') {
+        return Err(BatchError::LineTooLong {
+            path: path.to_path_buf(),
+            line: number,
+            max: OBF_MAX_LINE_BYTES,
+        }
+        .into());
+    }
+    Ok(true)
 }
 
 /// Checks that `path` is a regular file: inputs are read twice (to count, then to solve),

@@ -338,7 +338,6 @@ fn header_fault(found: &csv::StringRecord) -> Option<String> {
 /// The text is read with an end marker after it: a file whose last line ends inside a
 /// quoted field reads as whole rows without it, but would swallow the rows appended next.
 fn read_keys(path: &Path, text: impl Read, mode: Mode) -> Result<HashSet<u64>> {
-    const END: &str = "finale-end-of-file";
     let text = text.chain(b"finale-end-of-file\n".as_slice());
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
     let bad = |line: u64, what: String| {
@@ -378,38 +377,46 @@ fn read_keys(path: &Path, text: impl Read, mode: Mode) -> Result<HashSet<u64>> {
                 break;
             }
         }
-        if record.len() != found.len() {
-            return Err(bad(
-                line,
-                format!(
-                    "malformed row ({} fields, expected {})",
-                    record.len(),
-                    found.len()
-                ),
-            ));
-        }
-        // By position: the header is the batch header, checked above.
-        let row = read_batch_row(&record).map_err(|b| bad(b.line, format!("bad {}", b.column)))?;
-        // A row finale would not write (a score of 99, a key not its board's) must not
-        // count a position done or be resumed from.
-        let key = check_row(&row).map_err(|fault| {
-            // A quote opened in the last field swallows the end marker: say that, not
-            // that the field's value is odd.
-            if record
-                .get(record.len() - 1)
-                .is_some_and(|f| f.contains(END))
-            {
-                bad(line, "the last row ends inside a quoted field".into())
-            } else {
-                bad(line, fault.to_string())
-            }
-        })?;
-        // A malformed line's row has no mode: it stands for every mode.
-        if row.0.mode == mode.name() || row.0.mode.is_empty() {
-            done.insert(key);
-        }
+        let key = record_key(&record, found.len(), mode)
+            .map_err(|(at, what)| bad(at.unwrap_or(line), what))?;
+        done.extend(key);
     }
     Ok(done)
+}
+
+/// The line [`read_keys`] reads after an existing output's text.
+const END: &str = "finale-end-of-file";
+
+/// The key of one row of an existing output (read with the end marker [`END`] after it),
+/// `None` for a row of another mode; `Err` names what is wrong (and its line, when it is
+/// not the record's first).
+fn record_key(
+    record: &csv::StringRecord,
+    fields: usize,
+    mode: Mode,
+) -> std::result::Result<Option<u64>, (Option<u64>, String)> {
+    if record.len() != fields {
+        let what = format!("malformed row ({} fields, expected {fields})", record.len());
+        return Err((None, what));
+    }
+    // By position: the header is the batch header, checked before.
+    let row = read_batch_row(record).map_err(|b| (Some(b.line), format!("bad {}", b.column)))?;
+    // A row finale would not write (a score of 99, a key not its board's) must not
+    // count a position done or be resumed from.
+    let key = check_row(&row).map_err(|fault| {
+        // A quote opened in the last field swallows the end marker: say that, not
+        // that the field's value is odd.
+        if record
+            .get(record.len() - 1)
+            .is_some_and(|f| f.contains(END))
+        {
+            (None, "the last row ends inside a quoted field".to_string())
+        } else {
+            (None, fault.to_string())
+        }
+    })?;
+    // A malformed line's row has no mode: it stands for every mode.
+    Ok((row.0.mode == mode.name() || row.0.mode.is_empty()).then_some(key))
 }
 
 #[cfg(test)]

@@ -189,31 +189,46 @@ impl Engine {
         let said =
             String::from_utf8_lossy(&std::fs::read(&stdout).unwrap_or_default()).into_owned();
         if !status.success() {
-            let err = std::fs::read(&stderr).unwrap_or_default();
-            let err = String::from_utf8_lossy(&err);
-            let first = err.lines().map(str::trim).find(|l| !l.is_empty());
-            let how = match (status.code(), status.signal()) {
-                (Some(c), _) => format!("exited with code {c}"),
-                (None, Some(s)) => format!("killed by signal {s}"),
-                (None, None) => "ended abnormally".to_string(),
-            };
-            let why = first.map_or(how.clone(), |l| format!("{how}: {l}"));
+            let why = exit_failure(status, &stderr);
             return Ok(EngineRun::Failed(format!("error: {why}"), wall));
         }
-        let parsed = match self.kind {
-            EngineKind::Zebra => {
-                let out = String::from_utf8_lossy(&std::fs::read(&out_file).unwrap_or_default())
-                    .into_owned();
-                engine_zebra::parse(&said, &out, position.side)
-            }
-            EngineKind::Edax => engine_edax::parse(&said),
-            EngineKind::Egaroucid => engine_egaroucid::parse(&said),
-        };
-        Ok(match parsed {
+        Ok(match self.parse(&said, &out_file, position) {
             Ok(answer) => EngineRun::Answer(answer, wall),
             Err(why) => EngineRun::Failed(format!("error: unreadable output: {why}"), wall),
         })
     }
+
+    /// The engine's answer in what it said (`said`) and, for Zebra, in its output file.
+    fn parse(
+        &self,
+        said: &str,
+        out_file: &Path,
+        position: &Position,
+    ) -> std::result::Result<EngineAnswer, String> {
+        match self.kind {
+            EngineKind::Zebra => {
+                let out = String::from_utf8_lossy(&std::fs::read(out_file).unwrap_or_default())
+                    .into_owned();
+                engine_zebra::parse(said, &out, position.side)
+            }
+            EngineKind::Edax => engine_edax::parse(said),
+            EngineKind::Egaroucid => engine_egaroucid::parse(said),
+        }
+    }
+}
+
+/// How an engine that failed ended (its exit code or signal), with the first line it
+/// wrote to `stderr` if any.
+fn exit_failure(status: std::process::ExitStatus, stderr: &Path) -> String {
+    let err = std::fs::read(stderr).unwrap_or_default();
+    let err = String::from_utf8_lossy(&err);
+    let first = err.lines().map(str::trim).find(|l| !l.is_empty());
+    let how = match (status.code(), status.signal()) {
+        (Some(c), _) => format!("exited with code {c}"),
+        (None, Some(s)) => format!("killed by signal {s}"),
+        (None, None) => "ended abnormally".to_string(),
+    };
+    first.map_or(how.clone(), |l| format!("{how}: {l}"))
 }
 
 #[cfg(test)]

@@ -166,6 +166,31 @@ pub struct SolveOutcome {
     pub stopped: Option<&'static str>,
 }
 
+impl SolveOutcome {
+    /// Counts a solve that did not finish (stopped by the interrupt, with `left` positions
+    /// after it never started, or at the time limit) and gives its report.
+    fn unfinished(
+        &mut self,
+        job: &Job,
+        settings: &SolveSettings,
+        t: &TimedOut,
+        left: usize,
+    ) -> String {
+        let why = match settings.interrupt.cause() {
+            Some(cause) => {
+                self.stopped = Some(cause);
+                self.skipped = left;
+                format!("stopped by {cause}")
+            }
+            None => {
+                self.timeouts += 1;
+                "stopped at the time limit".to_string()
+            }
+        };
+        unfinished_report(job, settings.mode, t, &why)
+    }
+}
+
 /// The report of a solve that did not finish: the last finished pass as a probable answer,
 /// with why it stopped.
 fn unfinished_report(job: &Job, mode: Mode, t: &TimedOut, why: &str) -> String {
@@ -209,7 +234,6 @@ pub fn run_solve(
     out: &mut (impl Write + Send),
 ) -> Result<SolveOutcome> {
     let jobs = load(input)?;
-    let mode = settings.mode;
     let mut solver = Solver::try_new(settings.solver.clone())?;
     solver.set_abort(settings.interrupt.flag());
     let mut outcome = SolveOutcome::default();
@@ -219,60 +243,66 @@ pub fn run_solve(
             outcome.skipped = jobs.len() - i;
             break;
         }
-        let sep = if i > 0 { "\n" } else { "" };
         if settings.diagram {
-            writeln!(out, "{sep}{}", board_diagram(&job.position))
-                .and_then(|()| out.flush())
-                .map_err(Error::Output)?;
+            let sep = if i > 0 { "\n" } else { "" };
+            write_flushed(out, &format!("{sep}{}\n", board_diagram(&job.position)))?;
         }
         solver.clear();
         if settings.pass_lines {
             let sep = if i > 0 && !settings.diagram { "\n" } else { "" };
-            writeln!(out, "{sep}{PASS_HEADER}")
-                .and_then(|()| out.flush())
-                .map_err(Error::Output)?;
+            write_flushed(out, &format!("{sep}{PASS_HEADER}\n"))?;
         }
-        let mut failed = None;
-        let mut on_pass = |p: &PassReport| {
-            if settings.pass_lines && failed.is_none() {
-                failed = writeln!(out, "{}", pass_line(mode, p))
-                    .and_then(|()| out.flush())
-                    .err();
-            }
-        };
-        let solved =
-            solver.solve_reporting(job.position.board, mode, settings.time_limit, &mut on_pass);
-        if let Some(e) = failed {
-            return Err(Error::Output(e));
-        }
+        let solved = solve_job(&mut solver, job, settings, out)?;
         let text = match solved {
             Ok(result) => {
                 outcome.solved += 1;
                 report(job, &result, solver.threads())
             }
-            Err(t) => match settings.interrupt.cause() {
-                Some(cause) => {
-                    outcome.stopped = Some(cause);
-                    outcome.skipped = jobs.len() - i - 1;
-                    unfinished_report(job, mode, &t, &format!("stopped by {cause}"))
-                }
-                None => {
-                    outcome.timeouts += 1;
-                    unfinished_report(job, mode, &t, "stopped at the time limit")
-                }
-            },
+            Err(t) => outcome.unfinished(job, settings, &t, jobs.len() - i - 1),
         };
         let sep = if i > 0 && !settings.diagram && !settings.pass_lines {
             "\n"
         } else {
             ""
         };
-        write!(out, "{sep}{text}")
-            .and_then(|()| out.flush())
-            .map_err(Error::Output)?;
+        write_flushed(out, &format!("{sep}{text}"))?;
         if outcome.stopped.is_some() {
             break;
         }
     }
     Ok(outcome)
+}
+
+/// Writes `text` and flushes it, so that a reader sees each report as it is made.
+fn write_flushed(out: &mut impl Write, text: &str) -> Result<()> {
+    write!(out, "{text}")
+        .and_then(|()| out.flush())
+        .map_err(Error::Output)
+}
+
+/// Solves one position, writing each finished pass's line to `out` if asked.
+fn solve_job(
+    solver: &mut Solver,
+    job: &Job,
+    settings: &SolveSettings,
+    out: &mut (impl Write + Send),
+) -> Result<std::result::Result<SolveResult, TimedOut>> {
+    let mut failed = None;
+    let mut on_pass = |p: &PassReport| {
+        if settings.pass_lines && failed.is_none() {
+            failed = writeln!(out, "{}", pass_line(settings.mode, p))
+                .and_then(|()| out.flush())
+                .err();
+        }
+    };
+    let solved = solver.solve_reporting(
+        job.position.board,
+        settings.mode,
+        settings.time_limit,
+        &mut on_pass,
+    );
+    match failed {
+        Some(e) => Err(Error::Output(e)),
+        None => Ok(solved),
+    }
 }
