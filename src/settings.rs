@@ -230,8 +230,8 @@ pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.5), (87, 3.0), (95, 4.0), (98, 5.
 /// results/selectivity/2026-11-26-deep-heldout/): 73, 87 and 95 % kept in the band 25-29
 /// (56 positions with those of 25-26: best move 87.5 / 98.2 / 100 %, exact score at 95 %
 /// 100 %); 30 (its 11 positions): best move 81.8 / 100 / 100 %, exact score at 95 % 100 %.
-/// 98 and 99 % were not measured above 26.
-pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [30, 30, 30, 26, 26];
+/// 98 and 99 % on the 44 of 27-30: every best move and every exact score.
+pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [30, 30, 30, 30, 30];
 /// Lowest number of empties at which a selective search tries multi-probcut, and its
 /// shallow depth. FFO 40-49, one thread (nodes): from 12 at depth (n - 12) / 3 -> 909 M,
 /// from 10 at (n - 10) / 4 -> 966 M, from 14 at (n - 14) / 2 -> 1 075 M (all with margins
