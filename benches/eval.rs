@@ -153,10 +153,10 @@ fn bench_eval(c: &mut Criterion) {
         bch.iter(|| {
             let mut s = 0i32;
             for &(i, sq, f) in &all {
-                let n = boards[i].empty_count() - 1;
+                let b = boards[i].play_with_flips(sq, f);
                 // Both sides' indices must be made, as a search passes the state on.
                 let child = black_box(states[i].play(sq, black_box(f)));
-                s = s.wrapping_add(eval.evaluate_incremental(&child, n));
+                s = s.wrapping_add(eval.evaluate_incremental(&child, &b));
             }
             s
         })

@@ -5,6 +5,7 @@
 mod common;
 
 use common::reference::{self as r, RefBoard, Rng};
+use finale::eval::mobility::PER_PHASE_MOBILITY;
 use finale::eval::pattern::{PER_PHASE, PHASES, flip_horizontal, flip_vertical, transpose};
 use finale::eval::{Evaluator, FeatureState};
 use finale::search::{EvalRef, Level, Mode, SearchOptions, Solver, SolverOptions, evaluated_value};
@@ -31,8 +32,19 @@ fn negamax(eval: &Evaluator, b: &RefBoard, depth: u32) -> i32 {
 
 /// Weights with structure but no training: every weight a pseudo-random small value.
 fn random_evaluator(seed: u64) -> Evaluator {
+    random_weights(seed, PER_PHASE)
+}
+
+/// [`random_evaluator`] with mobility tables too.
+fn random_mobility_evaluator(seed: u64) -> Evaluator {
+    let e = random_weights(seed, PER_PHASE_MOBILITY);
+    assert!(e.has_mobility());
+    e
+}
+
+fn random_weights(seed: u64, per_phase: usize) -> Evaluator {
     let mut rng = Rng::new(seed);
-    let w = (0..PHASES * PER_PHASE)
+    let w = (0..PHASES * per_phase)
         .map(|_| rng.below(400) as i16 - 200)
         .collect();
     Evaluator::from_weights(w)
@@ -40,15 +52,18 @@ fn random_evaluator(seed: u64) -> Evaluator {
 
 #[test]
 fn midgame_search_equals_plain_negamax() {
-    let eval = random_evaluator(1);
-    let mut rng = Rng::new(2);
-    for i in 0..60 {
-        let n = 6 + i % 30;
-        let b = r::random_position(&mut rng, n);
-        for depth in 0..=4 {
-            let want = negamax(&eval, &b, depth);
-            let (got, _) = evaluated_value(&eval, r::to_board(&b), depth);
-            assert_eq!(got, want, "{} depth {depth}", r::show(&b));
+    // Without and with mobility tables: the leaves of the search read the tables from the
+    // board they make, the reference from the board it plays to.
+    for eval in [random_evaluator(1), random_mobility_evaluator(5)] {
+        let mut rng = Rng::new(2);
+        for i in 0..60 {
+            let n = 6 + i % 30;
+            let b = r::random_position(&mut rng, n);
+            for depth in 0..=4 {
+                let want = negamax(&eval, &b, depth);
+                let (got, _) = evaluated_value(&eval, r::to_board(&b), depth);
+                assert_eq!(got, want, "{} depth {depth}", r::show(&b));
+            }
         }
     }
 }
@@ -58,6 +73,7 @@ fn incremental_evaluation_follows_reference_games() {
     // The reference game supplies each move's flips square by square, independently of
     // finale's move generation; passes give positions of their own.
     let eval = random_evaluator(3);
+    let mobility = random_mobility_evaluator(6);
     let shipped = Evaluator::shipped().expect("shipped weights");
     let mut rng = Rng::new(4);
     let mut passes = 0;
@@ -81,10 +97,9 @@ fn incremental_evaluation_follows_reference_games() {
             if r::is_game_over(&pair[1]) {
                 continue;
             }
-            let n = after.empty_count();
-            for e in [&eval, shipped] {
+            for e in [&eval, &mobility, shipped] {
                 assert_eq!(
-                    e.evaluate_incremental(&state, n),
+                    e.evaluate_incremental(&state, &after),
                     e.evaluate(&after),
                     "{}",
                     r::show(&pair[1])
@@ -106,6 +121,8 @@ fn tiny_training(
         games: 400,
         exact_max_empties: 10,
         label_depth: 4,
+        mobility: false,
+        own_phase: false,
         fit: FitOptions {
             epochs: 60,
             ..Default::default()
@@ -142,6 +159,8 @@ fn eval_play_training_with_conjugate_gradients_is_reproducible_and_learns() {
             games: 300,
             exact_max_empties: 10,
             label_depth: 4,
+            mobility: false,
+            own_phase: false,
             fit: FitOptions {
                 epochs: 40,
                 method: finale::train::fit::FitMethod::ConjugateGradient,
@@ -177,12 +196,55 @@ fn eval_play_training_with_conjugate_gradients_is_reproducible_and_learns() {
 }
 
 #[test]
+fn training_with_mobility_tables_writes_set_3_that_loads_and_learns() {
+    let o = TrainOptions {
+        seed: 8,
+        games: 300,
+        exact_max_empties: 10,
+        label_depth: 4,
+        mobility: true,
+        own_phase: true,
+        fit: FitOptions {
+            epochs: 40,
+            method: finale::train::fit::FitMethod::ConjugateGradient,
+            ..Default::default()
+        },
+        play_eval: None,
+        generations: 1,
+        threads: 2,
+        progress: false,
+        interrupt: Default::default(),
+    };
+    let (file, _) = train(&o, &mut std::io::sink(), None).expect("trains");
+    assert_eq!(file.pattern_set, finale::eval::mobility::MOBILITY_SET);
+    assert_eq!(file.per_phase as usize, PER_PHASE_MOBILITY);
+    assert!(
+        file.meta.contains("--fit cg --mobility --own-phase"),
+        "{}",
+        file.meta
+    );
+    let bytes = file.to_bytes("trained").expect("written");
+    let eval = Evaluator::from_bytes(&bytes, "trained").expect("read back");
+    assert!(eval.has_mobility());
+    // The tables of the phase of 8-11 empties were fitted, not left at zero.
+    let tables = &file.weights[2 * PER_PHASE_MOBILITY..3 * PER_PHASE_MOBILITY][PER_PHASE..];
+    assert!(tables.iter().filter(|&&w| w != 0).count() > 20);
+    let (err, zero) = error_against_reference(&eval);
+    assert!(
+        err < 0.8 * zero,
+        "evaluation error {err} against {zero} for 0"
+    );
+}
+
+#[test]
 fn generations_chain_each_one_on_the_weights_before_and_resume_from_a_saved_one() {
     let o = TrainOptions {
         seed: 8,
         games: 120,
         exact_max_empties: 8,
         label_depth: 4,
+        mobility: false,
+        own_phase: false,
         fit: FitOptions {
             epochs: 20,
             method: finale::train::fit::FitMethod::ConjugateGradient,

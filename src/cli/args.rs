@@ -199,6 +199,13 @@ pub(crate) struct TrainArgs {
     /// L2 regularisation of the fit.
     #[arg(long, default_value_t = 8.0)]
     pub(crate) l2: f32,
+    /// Fit mobility tables beside the patterns (each side's legal moves and potential
+    /// mobility; a weight file of pattern set 3).
+    #[arg(long)]
+    pub(crate) mobility: bool,
+    /// Fit each phase on its own positions only (default: with the phase before's).
+    #[arg(long)]
+    pub(crate) own_phase: bool,
     /// Worker threads (default: all cores; the weights do not depend on it).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub(crate) threads: Option<u64>,

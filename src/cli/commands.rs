@@ -269,6 +269,8 @@ pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCo
             },
             ..Default::default()
         },
+        mobility: a.mobility,
+        own_phase: a.own_phase,
         play_eval: play_eval.as_deref(),
         generations: a.generations,
         threads: a.threads.map_or_else(finale::search::cores, |t| t as usize),

@@ -1,6 +1,9 @@
 //! The evaluator: the weights of every phase and the sum of a board's pattern weights.
 
 use super::incremental::FeatureState;
+use super::mobility::{
+    MOBILITY_SET, MOBILITY_TABLES, MOBILITY_WEIGHTS, PER_PHASE_MOBILITY, mobility_indices,
+};
 use super::pattern::{FEATURES, PATTERN_SET, PER_PHASE, PHASES, bias, features, phase};
 use super::weights_file::{WeightFile, WeightFileError};
 use crate::board::Board;
@@ -22,7 +25,7 @@ pub enum EvalError {
     File(#[from] WeightFileError),
     /// The file is sound but made for another pattern set or phase count.
     #[error(
-        "{origin}: weights for pattern set {found_set} ({found_phases} phases x {found_per_phase}), this build needs set {PATTERN_SET} ({PHASES} x {PER_PHASE})"
+        "{origin}: weights for pattern set {found_set} ({found_phases} phases x {found_per_phase}), this build needs set {PATTERN_SET} ({PHASES} x {PER_PHASE}) or {MOBILITY_SET} ({PHASES} x {PER_PHASE_MOBILITY})"
     )]
     Mismatch {
         /// Where the weights came from.
@@ -38,7 +41,11 @@ pub enum EvalError {
 
 /// A pattern evaluation with its weights.
 pub struct Evaluator {
+    /// The patterns' weights and biases, `PER_PHASE` a phase.
     weights: Vec<i16>,
+    /// The mobility tables, `MOBILITY_WEIGHTS` a phase, if the weights have them
+    /// ([`MOBILITY_SET`]).
+    mobility: Option<Vec<i16>>,
     checksum: u32,
     meta: String,
 }
@@ -58,9 +65,13 @@ impl Evaluator {
     }
 
     fn from_file(file: WeightFile, checksum: u32, origin: &str) -> Result<Evaluator, EvalError> {
-        if file.pattern_set != PATTERN_SET
-            || file.phases as usize != PHASES
-            || file.per_phase as usize != PER_PHASE
+        let shape = (
+            file.pattern_set,
+            file.phases as usize,
+            file.per_phase as usize,
+        );
+        if shape != (PATTERN_SET, PHASES, PER_PHASE)
+            && shape != (MOBILITY_SET, PHASES, PER_PHASE_MOBILITY)
         {
             return Err(EvalError::Mismatch {
                 origin: origin.to_string(),
@@ -69,18 +80,29 @@ impl Evaluator {
                 found_per_phase: file.per_phase,
             });
         }
-        Ok(Evaluator {
-            weights: file.weights,
-            checksum,
-            meta: file.meta,
-        })
+        let mut e = Evaluator::from_weights(file.weights);
+        e.checksum = checksum;
+        e.meta = file.meta;
+        Ok(e)
     }
 
-    /// Weights made in memory (training): `weights` holds `PHASES * PER_PHASE` values.
+    /// Weights made in memory (training): `weights` holds `PHASES * PER_PHASE` values
+    /// ([`PATTERN_SET`]) or `PHASES * PER_PHASE_MOBILITY` ([`MOBILITY_SET`]).
     pub fn from_weights(weights: Vec<i16>) -> Evaluator {
-        assert_eq!(weights.len(), PHASES * PER_PHASE);
+        let (weights, mobility) = if weights.len() == PHASES * PER_PHASE_MOBILITY {
+            let (mut patterns, mut tables) = (Vec::new(), Vec::new());
+            for phase in weights.chunks(PER_PHASE_MOBILITY) {
+                patterns.extend_from_slice(&phase[..PER_PHASE]);
+                tables.extend_from_slice(&phase[PER_PHASE..]);
+            }
+            (patterns, Some(tables))
+        } else {
+            assert_eq!(weights.len(), PHASES * PER_PHASE);
+            (weights, None)
+        };
         Evaluator {
             weights,
+            mobility,
             checksum: 0,
             meta: String::from("in memory"),
         }
@@ -117,9 +139,29 @@ impl Evaluator {
         &self.meta
     }
 
-    /// Every weight, phase by phase.
+    /// The patterns' weights and biases, phase by phase.
     pub fn weights(&self) -> &[i16] {
         &self.weights
+    }
+
+    /// Whether the weights have mobility tables: then a leaf needs the board itself, not
+    /// only its pattern indices ([`Evaluator::evaluate_leaf`]).
+    #[inline]
+    pub fn has_mobility(&self) -> bool {
+        self.mobility.is_some()
+    }
+
+    /// The mobility tables' share of the evaluation of a board with `empties` empty
+    /// squares whose table indices are `m` (0 without tables).
+    #[inline]
+    pub fn mobility_term(&self, m: &[u32; MOBILITY_TABLES], empties: u32) -> i32 {
+        match &self.mobility {
+            Some(t) => {
+                let t = &t[phase(empties) * MOBILITY_WEIGHTS..][..MOBILITY_WEIGHTS];
+                m.iter().map(|&i| t[i as usize] as i32).sum()
+            }
+            None => 0,
+        }
     }
 
     /// Estimated final disc difference of `b` for the side to move, in
@@ -128,11 +170,18 @@ impl Evaluator {
     pub fn evaluate(&self, b: &Board) -> i32 {
         let mut f = [0u32; FEATURES];
         features(b, &mut f);
-        self.evaluate_features(&f, b.empty_count())
+        let n = b.empty_count();
+        let v = self.evaluate_features(&f, n);
+        if self.has_mobility() {
+            v + self.mobility_term(&mobility_indices(b), n)
+        } else {
+            v
+        }
     }
 
-    /// [`Evaluator::evaluate`] of the board with `empties` empty squares whose pattern
-    /// indices (as [`features`] reads them) are `f`.
+    /// The patterns' share of [`Evaluator::evaluate`] (all of it without mobility tables)
+    /// of the board with `empties` empty squares whose pattern indices (as [`features`]
+    /// reads them) are `f`.
     #[inline]
     pub fn evaluate_features(&self, f: &[u32; FEATURES], empties: u32) -> i32 {
         let w = &self.weights[phase(empties) * PER_PHASE..][..PER_PHASE];
@@ -143,10 +192,28 @@ impl Evaluator {
         sum
     }
 
-    /// [`Evaluator::evaluate`] of the board whose state is `s` and which has `empties`
-    /// empty squares: a sum of weights, the indices being up to date.
+    /// [`Evaluator::evaluate`] of `b` whose pattern indices are `f`, with the legal
+    /// moves of a side given by `moves(p, o)` (a search's own kernels).
+    #[inline(always)]
+    pub fn evaluate_leaf(
+        &self,
+        b: &Board,
+        f: &[u32; FEATURES],
+        moves: impl Fn(u64, u64) -> u64,
+    ) -> i32 {
+        let n = b.empty_count();
+        let v = self.evaluate_features(f, n);
+        if self.has_mobility() {
+            v + self.mobility_term(&super::mobility::mobility_indices_with(b, moves), n)
+        } else {
+            v
+        }
+    }
+
+    /// [`Evaluator::evaluate`] of the board `b` whose state is `s`: a sum of weights, the
+    /// indices being up to date.
     #[inline]
-    pub fn evaluate_incremental(&self, s: &FeatureState, empties: u32) -> i32 {
-        self.evaluate_features(s.indices(), empties)
+    pub fn evaluate_incremental(&self, s: &FeatureState, b: &Board) -> i32 {
+        self.evaluate_leaf(b, s.indices(), crate::board::moves::legal_moves)
     }
 }

@@ -229,10 +229,10 @@ mod tests {
     }
 
     /// Weights with no structure, so that any wrong index shows in the value.
-    fn random_evaluator(seed: u64) -> Evaluator {
+    fn random_evaluator(seed: u64, per_phase: usize) -> Evaluator {
         let mut rng = SplitMix64::new(seed);
         Evaluator::from_weights(
-            (0..PHASES * PER_PHASE)
+            (0..PHASES * per_phase)
                 .map(|_| (rng.below(2001) as i32 - 1000) as i16)
                 .collect(),
         )
@@ -250,16 +250,16 @@ mod tests {
         );
         assert_eq!(*s, FeatureState::new(b));
         for e in evals {
-            let n = b.empty_count();
-            assert_eq!(e.evaluate_incremental(s, n), e.evaluate(b), "{b:?}");
+            assert_eq!(e.evaluate_incremental(s, b), e.evaluate(b), "{b:?}");
         }
     }
 
     #[test]
     fn updates_along_random_games_equal_reading_from_scratch() {
         let shipped = Evaluator::shipped().expect("shipped weights");
-        let random = random_evaluator(9);
-        let evals = [shipped, &random];
+        let random = random_evaluator(9, PER_PHASE);
+        let mobility = random_evaluator(10, crate::eval::mobility::PER_PHASE_MOBILITY);
+        let evals = [shipped, &random, &mobility];
         let mut rng = SplitMix64::new(21);
         let (mut moves, mut passes) = (0, 0);
         for _ in 0..300 {

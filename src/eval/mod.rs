@@ -3,6 +3,7 @@
 
 pub mod evaluator;
 pub mod incremental;
+pub mod mobility;
 pub mod pattern;
 pub mod weights_file;
 

@@ -25,7 +25,8 @@
 //! gives one weight ([`canonical_indices`]), so of each phase only the weights of
 //! canonical indices are stored, in index order, and the reader copies each to its
 //! mirror images. This build knows the mirrors of its own pattern set only
-//! ([`PATTERN_SET`] with [`PER_PHASE`] weights per phase); weights of any other shape
+//! ([`PATTERN_SET`] with [`PER_PHASE`] weights per phase, and [`MOBILITY_SET`], the same
+//! with mobility tables, with [`PER_PHASE_MOBILITY`]); weights of any other shape
 //! are stored whole, and the writer refuses weights that differ from their mirror
 //! image's rather than drop one of the two.
 //!
@@ -48,6 +49,7 @@ use std::sync::OnceLock;
 use flate2::Compression;
 use thiserror::Error;
 
+use super::mobility::{MOBILITY_SET, PER_PHASE_MOBILITY, canonical_indices_with_mobility};
 use super::pattern::{PATTERN_SET, PER_PHASE, canonical_indices};
 
 /// Format version written by this build.
@@ -272,11 +274,20 @@ pub struct WeightFile {
 /// A parameter of reading and writing so that tests can tie small pattern sets.
 type Ties = fn(u32, u32) -> Option<&'static [u32]>;
 
-/// The mirrors this build knows: those of its own pattern set.
+/// The mirrors this build knows: those of its own pattern set, with and without the
+/// mobility tables.
 fn build_ties(pattern_set: u32, per_phase: u32) -> Option<&'static [u32]> {
     static CANON: OnceLock<Vec<u32>> = OnceLock::new();
-    (pattern_set == PATTERN_SET && per_phase as usize == PER_PHASE)
-        .then(|| CANON.get_or_init(canonical_indices).as_slice())
+    static CANON_MOBILITY: OnceLock<Vec<u32>> = OnceLock::new();
+    match (pattern_set, per_phase as usize) {
+        (PATTERN_SET, PER_PHASE) => Some(CANON.get_or_init(canonical_indices).as_slice()),
+        (MOBILITY_SET, PER_PHASE_MOBILITY) => Some(
+            CANON_MOBILITY
+                .get_or_init(canonical_indices_with_mobility)
+                .as_slice(),
+        ),
+        _ => None,
+    }
 }
 
 impl WeightFile {

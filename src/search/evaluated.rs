@@ -120,7 +120,12 @@ impl Search<'_> {
     ) -> i32 {
         if depth == 0 {
             self.count_node(Band::Evaluated);
-            return eval.evaluate_features(&s.child_indices(sq, f), b.empty_count() - 1);
+            let indices = s.child_indices(sq, f);
+            if eval.has_mobility() {
+                let child = b.play_with_flips(sq, f);
+                return eval.evaluate_leaf(&child, &indices, K::legal_moves);
+            }
+            return eval.evaluate_features(&indices, b.empty_count() - 1);
         }
         let child = b.play_with_flips(sq, f);
         K::evaluated(self, eval, child, &s.play(sq, f), alpha, beta, depth)

@@ -12,7 +12,8 @@
 //! Sums over rows run in fixed chunks added in order, so the result does not depend on
 //! the number of threads.
 
-use crate::eval::pattern::{FEATURES, PER_PHASE};
+use crate::eval::mobility::MOBILITY_TABLES;
+use crate::eval::pattern::FEATURES;
 use rayon::prelude::*;
 
 /// One training sample: its weight indices (canonical) and its label in discs.
@@ -24,6 +25,20 @@ pub struct FitRow {
     pub bias: u32,
     /// Target score in discs, side to move's view.
     pub target: f32,
+    /// Weight indices of the mobility tables, the first `extras` of them used.
+    pub extra: [u32; MOBILITY_TABLES],
+    /// How many of `extra` are used: 0 (patterns only) or all.
+    pub extras: u8,
+}
+
+impl FitRow {
+    /// The row's weight indices but its bias: every pattern instance's, then the tables'.
+    #[inline]
+    fn indices(&self) -> impl Iterator<Item = &u32> {
+        self.features
+            .iter()
+            .chain(&self.extra[..self.extras as usize])
+    }
 }
 
 /// How the weights are fitted.
@@ -66,18 +81,18 @@ impl Default for FitOptions {
 const CHUNK: usize = 1 << 15;
 
 fn predict(w: &[f64], r: &FitRow) -> f64 {
-    w[r.bias as usize] + r.features.iter().map(|&i| w[i as usize]).sum::<f64>()
+    w[r.bias as usize] + r.indices().map(|&i| w[i as usize]).sum::<f64>()
 }
 
 /// A'v for per-row values `v`: each row adds its value to the weights it uses.
-fn transpose_times(rows: &[FitRow], v: &[f64]) -> Vec<f64> {
+fn transpose_times(rows: &[FitRow], v: &[f64], n: usize) -> Vec<f64> {
     let parts: Vec<Vec<f64>> = rows
         .par_chunks(CHUNK)
         .zip(v.par_chunks(CHUNK))
         .map(|(rs, vs)| {
-            let mut g = vec![0f64; PER_PHASE];
+            let mut g = vec![0f64; n];
             for (r, &x) in rs.iter().zip(vs) {
-                for &i in &r.features {
+                for &i in r.indices() {
                     g[i as usize] += x;
                 }
                 g[r.bias as usize] += x;
@@ -85,7 +100,7 @@ fn transpose_times(rows: &[FitRow], v: &[f64]) -> Vec<f64> {
             g
         })
         .collect();
-    let mut g = vec![0f64; PER_PHASE];
+    let mut g = vec![0f64; n];
     for p in parts {
         for (a, b) in g.iter_mut().zip(p) {
             *a += b;
@@ -126,16 +141,16 @@ pub fn fit(w: &mut [f32], rows: &[FitRow], valid: &[FitRow], opt: FitOptions) ->
 }
 
 fn fit_cg(w: &mut [f32], rows: &[FitRow], valid: &[FitRow], opt: FitOptions) -> (f32, u32) {
-    assert_eq!(w.len(), PER_PHASE);
+    let n = w.len();
     if rows.is_empty() {
         return (0.0, 0);
     }
     let l2 = opt.l2 as f64;
     let mut x: Vec<f64> = w.iter().map(|&v| v as f64).collect();
     // Only weights some row uses take part; the others keep their values.
-    let mut used = vec![false; PER_PHASE];
+    let mut used = vec![false; n];
     for r in rows {
-        for &i in &r.features {
+        for &i in r.indices() {
             used[i as usize] = true;
         }
         used[r.bias as usize] = true;
@@ -146,8 +161,8 @@ fn fit_cg(w: &mut [f32], rows: &[FitRow], valid: &[FitRow], opt: FitOptions) -> 
             .collect()
     };
     // r = A'(y - Ax) - l2 x, on the used weights.
-    let mut r = transpose_times(rows, &residuals(&x));
-    for i in 0..PER_PHASE {
+    let mut r = transpose_times(rows, &residuals(&x), n);
+    for i in 0..n {
         r[i] = if used[i] { r[i] - l2 * x[i] } else { 0.0 };
     }
     let mut p = r.clone();
@@ -158,20 +173,20 @@ fn fit_cg(w: &mut [f32], rows: &[FitRow], valid: &[FitRow], opt: FitOptions) -> 
             break;
         }
         let ap_rows: Vec<f64> = rows.par_iter().map(|row| predict(&p, row)).collect();
-        let mut ap = transpose_times(rows, &ap_rows);
-        for i in 0..PER_PHASE {
+        let mut ap = transpose_times(rows, &ap_rows, n);
+        for i in 0..n {
             if used[i] {
                 ap[i] += l2 * p[i];
             }
         }
         let alpha = rs / dot(&p, &ap);
-        for i in 0..PER_PHASE {
+        for i in 0..n {
             x[i] += alpha * p[i];
             r[i] -= alpha * ap[i];
         }
         let rs_new = dot(&r, &r);
         let beta = rs_new / rs;
-        for i in 0..PER_PHASE {
+        for i in 0..n {
             p[i] = r[i] + beta * p[i];
         }
         rs = rs_new;
@@ -195,33 +210,33 @@ fn fit_cg(w: &mut [f32], rows: &[FitRow], valid: &[FitRow], opt: FitOptions) -> 
 }
 
 fn fit_jacobi(w: &mut [f32], rows: &[FitRow], opt: FitOptions) -> f32 {
-    assert_eq!(w.len(), PER_PHASE);
+    let n = w.len();
     if rows.is_empty() {
         return 0.0;
     }
-    let mut count = vec![0f32; PER_PHASE];
+    let mut count = vec![0f32; n];
     for r in rows {
-        for &i in &r.features {
+        for &i in r.indices() {
             count[i as usize] += 1.0;
         }
     }
     for r in rows {
         count[r.bias as usize] += 1.0;
     }
-    let mut grad = vec![0f32; PER_PHASE];
+    let mut grad = vec![0f32; n];
     let predict = |w: &[f32], r: &FitRow| -> f32 {
-        w[r.bias as usize] + r.features.iter().map(|&i| w[i as usize]).sum::<f32>()
+        w[r.bias as usize] + r.indices().map(|&i| w[i as usize]).sum::<f32>()
     };
     for _ in 0..opt.epochs {
         grad.iter_mut().for_each(|g| *g = 0.0);
         for r in rows {
             let e = r.target - predict(w, r);
-            for &i in &r.features {
+            for &i in r.indices() {
                 grad[i as usize] += e;
             }
             grad[r.bias as usize] += e;
         }
-        for i in 0..PER_PHASE {
+        for i in 0..n {
             if count[i] > 0.0 {
                 w[i] += opt.rate * (grad[i] - opt.l2 * w[i]) / (count[i] + opt.l2);
             }
@@ -241,13 +256,23 @@ fn fit_jacobi(w: &mut [f32], rows: &[FitRow], opt: FitOptions) -> f32 {
 mod tests {
     use super::*;
     use crate::board::random::SplitMix64;
+    use crate::eval::mobility::{MOBILITY_ENTRIES, PER_PHASE_MOBILITY};
+    use crate::eval::pattern::PER_PHASE;
 
     /// Rows whose targets are sums of known weights on a few indices per pattern slot (a
     /// sparse design like the patterns'), plus `noise` times a uniform number in [-1, 1].
     fn planted(seed: u64, n: usize, noise: f32) -> Vec<FitRow> {
+        planted_with(seed, n, noise, false)
+    }
+
+    /// [`planted`], with mobility-table indices too if `tables`.
+    fn planted_with(seed: u64, n: usize, noise: f32, tables: bool) -> Vec<FitRow> {
         let mut rng = SplitMix64::new(9);
-        let mut truth = vec![0f32; PER_PHASE];
+        let mut truth = vec![0f32; PER_PHASE_MOBILITY];
         for t in truth.iter_mut().take(2000) {
+            *t = (rng.below(200) as f32 - 100.0) / 10.0;
+        }
+        for t in truth.iter_mut().skip(PER_PHASE) {
             *t = (rng.below(200) as f32 - 100.0) / 10.0;
         }
         let mut rng = SplitMix64::new(seed);
@@ -258,12 +283,26 @@ mod tests {
                     // Slot k uses indices k*40 .. k*40+40.
                     *f = (k as u64 * 40 + rng.below(40)) as u32;
                 }
+                let mut extra = [0u32; MOBILITY_TABLES];
+                for (k, x) in extra.iter_mut().enumerate() {
+                    let entry = rng.below(MOBILITY_ENTRIES as u64) as usize;
+                    *x = (PER_PHASE + k * MOBILITY_ENTRIES + entry) as u32;
+                }
+                let extras = if tables { MOBILITY_TABLES as u8 } else { 0 };
                 let e = noise * (rng.below(2001) as f32 / 1000.0 - 1.0);
-                let target = features.iter().map(|&i| truth[i as usize]).sum::<f32>() + 3.0 + e;
+                let target = features
+                    .iter()
+                    .chain(&extra[..extras as usize])
+                    .map(|&i| truth[i as usize])
+                    .sum::<f32>()
+                    + 3.0
+                    + e;
                 FitRow {
                     features,
                     bias: (PER_PHASE - 1) as u32,
                     target,
+                    extra,
+                    extras,
                 }
             })
             .collect()
@@ -278,21 +317,27 @@ mod tests {
     fn both_methods_recover_planted_weights_from_noiseless_samples() {
         // The fit must reproduce the targets closely (weights are not unique, predictions
         // are). Little regularisation: noiseless targets should be fitted almost exactly.
-        let rows = planted(1, 3000, 0.0);
-        assert!(spread(&rows) > 20.0, "the targets vary: {}", spread(&rows));
+        for (tables, len) in [(false, PER_PHASE), (true, PER_PHASE_MOBILITY)] {
+            let rows = planted_with(1, 3000, 0.0, tables);
+            recovers(&rows, len);
+        }
+    }
+
+    fn recovers(rows: &[FitRow], len: usize) {
+        assert!(spread(rows) > 20.0, "the targets vary: {}", spread(rows));
         for method in [FitMethod::Jacobi, FitMethod::ConjugateGradient] {
-            let mut w = vec![0f32; PER_PHASE];
+            let mut w = vec![0f32; len];
             let opt = FitOptions {
                 epochs: 1000,
                 l2: 0.01,
                 method,
                 ..Default::default()
             };
-            let (rmse, _) = fit(&mut w, &rows, &[], opt);
+            let (rmse, _) = fit(&mut w, rows, &[], opt);
             assert!(
-                rmse < 0.05 * spread(&rows),
-                "{method:?}: rmse {rmse} against spread {}",
-                spread(&rows)
+                rmse < 0.05 * spread(rows),
+                "{method:?}, {len} weights: rmse {rmse} against spread {}",
+                spread(rows)
             );
         }
     }

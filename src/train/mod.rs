@@ -14,6 +14,7 @@ use crate::board::Board;
 use crate::error::{Error, Result, TrainError};
 use crate::eval::Evaluator;
 use crate::eval::UNITS_PER_DISC;
+use crate::eval::mobility::{MOBILITY_SET, MOBILITY_TABLES, PER_PHASE_MOBILITY, mobility_indices};
 use crate::eval::pattern::{FEATURES, PATTERN_SET, PER_PHASE, PHASES, bias, features, phase};
 use crate::eval::weights_file::WeightFile;
 use crate::search::Solver;
@@ -37,6 +38,12 @@ pub struct TrainOptions<'a> {
     pub label_depth: u32,
     /// Gradient fit settings.
     pub fit: FitOptions,
+    /// Fit mobility tables beside the patterns (pattern set
+    /// [`MOBILITY_SET`](crate::eval::mobility::MOBILITY_SET)).
+    pub mobility: bool,
+    /// Fit each phase on its own positions only; without, on its own and the phase
+    /// before's (smoother phases, the shipped weights' recipe).
+    pub own_phase: bool,
     /// Games of the first generation played by eval play with these weights (see
     /// [`games::eval_play_choice`]); without, randomised fastest-first games.
     pub play_eval: Option<&'a Evaluator>,
@@ -95,8 +102,11 @@ pub fn command_line(o: &TrainOptions) -> String {
         fit::FitMethod::Jacobi => "jacobi",
         fit::FitMethod::ConjugateGradient => "cg",
     };
+    // Flags off by default are named only when on, so that older recipes keep their line.
+    let mobility = if o.mobility { " --mobility" } else { "" };
+    let own_phase = if o.own_phase { " --own-phase" } else { "" };
     format!(
-        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {} --l2 {} --fit {fit} --generations {}{play}",
+        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {} --l2 {} --fit {fit}{mobility}{own_phase} --generations {}{play}",
         o.seed, o.games, o.exact_max_empties, o.label_depth, o.fit.epochs, o.fit.l2, o.generations
     )
 }
@@ -235,7 +245,7 @@ pub fn train(
     )
     .map_err(Error::Output)?;
     let mut data = phase::DataOut::new(data)?;
-    let mut fitting = phase::Fitting::new();
+    let mut fitting = phase::Fitting::new(o);
     let mut table = Vec::new();
     for ph in 0..PHASES {
         let phase_start = Instant::now();
@@ -264,10 +274,15 @@ pub fn train(
     }
     bar.finish_and_clear();
     data.finish()?;
+    let (pattern_set, per_phase) = if o.mobility {
+        (MOBILITY_SET, PER_PHASE_MOBILITY)
+    } else {
+        (PATTERN_SET, PER_PHASE)
+    };
     let file = WeightFile {
-        pattern_set: PATTERN_SET,
+        pattern_set,
         phases: PHASES as u32,
-        per_phase: PER_PHASE as u32,
+        per_phase: per_phase as u32,
         meta: command_line(o),
         weights: fitting.into_weights(),
     };
@@ -333,16 +348,22 @@ fn exact_value(solver: &mut Solver, b: Board) -> i32 {
     lo
 }
 
-fn to_fit_row(l: &Labelled, canon: &[u32]) -> FitRow {
+fn to_fit_row(l: &Labelled, canon: &[u32], mobility: bool) -> FitRow {
     let mut f = [0u32; FEATURES];
     features(&l.sample.board, &mut f);
     for x in f.iter_mut() {
         *x = canon[*x as usize];
     }
+    let mut extra = mobility_indices(&l.sample.board);
+    for x in extra.iter_mut() {
+        *x += PER_PHASE as u32;
+    }
     FitRow {
         features: f,
         bias: bias(l.sample.board.empty_count()) as u32,
         target: l.label as f32 / UNITS_PER_DISC as f32,
+        extra,
+        extras: if mobility { MOBILITY_TABLES as u8 } else { 0 },
     }
 }
 

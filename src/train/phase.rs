@@ -9,6 +9,7 @@ use super::{
     stopped, to_fit_row,
 };
 use crate::error::{Error, Result};
+use crate::eval::mobility::{PER_PHASE_MOBILITY, canonical_indices_with_mobility};
 use crate::eval::pattern::{PER_PHASE, PHASES, canonical_indices};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::search::{Solver, SolverOptions, evaluated_value};
@@ -23,6 +24,12 @@ type PhaseRow = (u32, bool, Labelled);
 /// The fit as it goes from phase to phase.
 pub(super) struct Fitting {
     canon: Vec<u32>,
+    /// Weights per phase: with mobility tables or without.
+    per_phase: usize,
+    /// Whether the rows read the mobility tables.
+    mobility: bool,
+    /// Whether a phase is fitted on its own rows only (else with the phase before's).
+    own_phase: bool,
     /// Every phase's weights, quantized; the phases not fitted yet are zero.
     weights: Vec<i16>,
     /// The last phase's fitted values, the start of the next phase's fit.
@@ -47,13 +54,21 @@ pub(super) struct Fitted {
 }
 
 impl Fitting {
-    pub(super) fn new() -> Fitting {
-        let weights = vec![0i16; PHASES * PER_PHASE];
+    pub(super) fn new(o: &TrainOptions) -> Fitting {
+        let (canon, per_phase) = if o.mobility {
+            (canonical_indices_with_mobility(), PER_PHASE_MOBILITY)
+        } else {
+            (canonical_indices(), PER_PHASE)
+        };
+        let weights = vec![0i16; PHASES * per_phase];
         Fitting {
-            canon: canonical_indices(),
+            canon,
+            per_phase,
+            mobility: o.mobility,
+            own_phase: o.own_phase,
             eval: Evaluator::from_weights(weights.clone()),
             weights,
-            w: vec![0f32; PER_PHASE],
+            w: vec![0f32; per_phase],
             previous: Vec::new(),
             rows: Vec::new(),
         }
@@ -120,8 +135,8 @@ impl Fitting {
         ));
         let (rmse, iterations) =
             pool.install(|| fit::fit(&mut self.w, &fit_rows, &valid_rows, o.fit));
-        let base = ph * PER_PHASE;
-        for i in 0..PER_PHASE {
+        let base = ph * self.per_phase;
+        for i in 0..self.per_phase {
             let v = (self.w[self.canon[i] as usize] * UNITS_PER_DISC as f32).round();
             self.weights[base + i] = v.clamp(-32767.0, 32767.0) as i16;
         }
@@ -133,13 +148,15 @@ impl Fitting {
         }
     }
 
-    /// The rows of the phase before and this one, of the held-out games or of the others.
+    /// The rows of the phase before (unless each phase is fitted on its own) and this
+    /// one, of the held-out games or of the others.
     fn fit_rows(&self, held: bool) -> Vec<FitRow> {
-        self.previous
+        let previous: &[PhaseRow] = if self.own_phase { &[] } else { &self.previous };
+        previous
             .iter()
             .chain(self.rows.iter())
             .filter(|r| r.1 == held)
-            .map(|r| to_fit_row(&r.2, &self.canon))
+            .map(|r| to_fit_row(&r.2, &self.canon, self.mobility))
             .collect()
     }
 
