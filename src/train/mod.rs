@@ -39,7 +39,7 @@ pub struct TrainOptions<'a> {
     /// Gradient fit settings.
     pub fit: FitOptions,
     /// Fit mobility tables beside the patterns (pattern set
-    /// [`MOBILITY_SET`](crate::eval::mobility::MOBILITY_SET)).
+    /// [`MOBILITY_SET`]).
     pub mobility: bool,
     /// Fit each phase on its own positions only; without, on its own and the phase
     /// before's (smoother phases, the shipped weights' recipe).
