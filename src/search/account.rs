@@ -53,10 +53,15 @@ pub enum Event {
     StabilityTry = 6,
     /// The stable discs end the node.
     StabilityCut = 7,
+    /// The first move searched (the table's move, or the first of the ordered list)
+    /// reaches beta: the ordering found a cutting move at once.
+    CutFirst = 8,
+    /// A later move reaches beta: the ordering put a weaker move first.
+    CutLater = 9,
 }
 
 /// Number of events.
-pub const EVENTS: usize = 8;
+pub const EVENTS: usize = 10;
 
 /// Names of the events, in [`Event`] order.
 pub const EVENT_NAMES: [&str; EVENTS] = [
@@ -68,6 +73,8 @@ pub const EVENT_NAMES: [&str; EVENTS] = [
     "etc cut",
     "stability try",
     "stability cut",
+    "cut first",
+    "cut later",
 ];
 
 /// One search thread's counts.

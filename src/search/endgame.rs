@@ -242,6 +242,9 @@ impl Search<'_> {
             alpha = alpha.max(v);
             moves &= !sq.bit();
             searched = 1;
+            if v >= beta {
+                self.counts.event(Event::CutFirst, n);
+            }
         }
         if best < beta && moves != 0 {
             if let Some((v, sq)) = K::rest(self, b, moves, alpha, beta, n, searched) {
@@ -346,6 +349,13 @@ impl Search<'_> {
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
+                        let first = searched + i == 0;
+                        let event = if first {
+                            Event::CutFirst
+                        } else {
+                            Event::CutLater
+                        };
+                        self.counts.event(event, n);
                         break;
                     }
                 }
