@@ -5,10 +5,13 @@
 mod common;
 
 use common::reference::{self as r, RefBoard, Rng};
+use finale::board::kernels::Isa;
 use finale::eval::mobility::PER_PHASE_MOBILITY;
 use finale::eval::pattern::{PER_PHASE, PHASES, flip_horizontal, flip_vertical, transpose};
 use finale::eval::{Evaluator, FeatureState};
-use finale::search::{EvalRef, Level, Mode, SearchOptions, Solver, SolverOptions, evaluated_value};
+use finale::search::{
+    EvalRef, Level, Mode, SearchOptions, Solver, SolverOptions, evaluated_value_on,
+};
 use finale::train::{TrainOptions, fit::FitOptions, generation_options, train, train_generations};
 
 /// Plain negamax to `depth` with the evaluation at the leaves (a forced pass not counted).
@@ -54,15 +57,19 @@ fn random_weights(seed: u64, per_phase: usize) -> Evaluator {
 fn midgame_search_equals_plain_negamax() {
     // Without and with mobility tables: the leaves of the search read the tables from the
     // board they make, the reference from the board it plays to.
-    for eval in [random_evaluator(1), random_mobility_evaluator(5)] {
-        let mut rng = Rng::new(2);
-        for i in 0..60 {
-            let n = 6 + i % 30;
-            let b = r::random_position(&mut rng, n);
-            for depth in 0..=4 {
-                let want = negamax(&eval, &b, depth);
-                let (got, _) = evaluated_value(&eval, r::to_board(&b), depth);
-                assert_eq!(got, want, "{} depth {depth}", r::show(&b));
+    // Every kernel set this machine runs: the leaves generate moves with the search's own.
+    let isas = [Isa::Portable, Isa::Avx2, Isa::Avx512];
+    for isa in isas.into_iter().filter(|i| i.supported()) {
+        for eval in [random_evaluator(1), random_mobility_evaluator(5)] {
+            let mut rng = Rng::new(2);
+            for i in 0..60 {
+                let n = 6 + i % 30;
+                let b = r::random_position(&mut rng, n);
+                for depth in 0..=4 {
+                    let want = negamax(&eval, &b, depth);
+                    let (got, _) = evaluated_value_on(&eval, r::to_board(&b), depth, isa);
+                    assert_eq!(got, want, "{isa} {} depth {depth}", r::show(&b));
+                }
             }
         }
     }

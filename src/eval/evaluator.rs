@@ -192,19 +192,15 @@ impl Evaluator {
         sum
     }
 
-    /// [`Evaluator::evaluate`] of `b` whose pattern indices are `f`, with the legal
-    /// moves of a side given by `moves(p, o)` (a search's own kernels).
+    /// [`Evaluator::evaluate`] of `b` whose pattern indices are `f`, its side to move
+    /// having the legal moves `own` and the opponent `theirs` (read only with mobility
+    /// tables; a search generates them with its own kernels).
     #[inline(always)]
-    pub fn evaluate_leaf(
-        &self,
-        b: &Board,
-        f: &[u32; FEATURES],
-        moves: impl Fn(u64, u64) -> u64,
-    ) -> i32 {
+    pub fn evaluate_leaf(&self, b: &Board, f: &[u32; FEATURES], own: u64, theirs: u64) -> i32 {
         let n = b.empty_count();
         let v = self.evaluate_features(f, n);
         if self.has_mobility() {
-            v + self.mobility_term(&super::mobility::mobility_indices_with(b, moves), n)
+            v + self.mobility_term(&super::mobility::mobility_indices_of(b, own, theirs), n)
         } else {
             v
         }
@@ -214,6 +210,11 @@ impl Evaluator {
     /// indices being up to date.
     #[inline]
     pub fn evaluate_incremental(&self, s: &FeatureState, b: &Board) -> i32 {
-        self.evaluate_leaf(b, s.indices(), crate::board::moves::legal_moves)
+        if self.has_mobility() {
+            self.evaluate_features(s.indices(), b.empty_count())
+                + self.mobility_term(&mobility_indices(b), b.empty_count())
+        } else {
+            self.evaluate_features(s.indices(), b.empty_count())
+        }
     }
 }

@@ -6,6 +6,7 @@ use super::account::Band;
 use super::entry::{Entries, with_kernels};
 use super::ordering::fastest_first;
 use crate::board::{Bitboard, Board, Square};
+use crate::eval::pattern::{FEATURES, features};
 use crate::eval::{Evaluator, FeatureState, UNITS_PER_DISC};
 use arrayvec::ArrayVec;
 
@@ -40,6 +41,14 @@ impl Search<'_> {
     ) -> i32 {
         if depth == 0 {
             self.count_node(Band::Evaluated);
+            if eval.has_mobility() {
+                // Moves by this search's kernels, inlined here (see `mobility_indices_of`).
+                let mut f = [0u32; FEATURES];
+                features(&b, &mut f);
+                let own = K::legal_moves(b.player, b.opponent);
+                let theirs = K::legal_moves(b.opponent, b.player);
+                return eval.evaluate_leaf(&b, &f, own, theirs);
+            }
             return eval.evaluate(&b);
         }
         // Read once here, then kept up to date move by move: the leaves only sum weights.
@@ -123,7 +132,9 @@ impl Search<'_> {
             let indices = s.child_indices(sq, f);
             if eval.has_mobility() {
                 let child = b.play_with_flips(sq, f);
-                return eval.evaluate_leaf(&child, &indices, K::legal_moves);
+                let own = K::legal_moves(child.player, child.opponent);
+                let theirs = K::legal_moves(child.opponent, child.player);
+                return eval.evaluate_leaf(&child, &indices, own, theirs);
             }
             return eval.evaluate_features(&indices, b.empty_count() - 1);
         }
@@ -135,10 +146,21 @@ impl Search<'_> {
 /// The value of `board` searched `depth` moves ahead with `eval` (evaluation units), and
 /// the nodes searched: a stand-alone search without a transposition table.
 pub fn evaluated_value(eval: &Evaluator, board: Board, depth: u32) -> (i32, u64) {
+    evaluated_value_on(eval, board, depth, crate::board::kernels::Isa::chosen())
+}
+
+/// [`evaluated_value`] on the kernel set `isa` (which must be supported here).
+pub fn evaluated_value_on(
+    eval: &Evaluator,
+    board: Board,
+    depth: u32,
+    isa: crate::board::kernels::Isa,
+) -> (i32, u64) {
     static NO_TABLE: std::sync::OnceLock<super::TranspositionTable> = std::sync::OnceLock::new();
     let tt = NO_TABLE.get_or_init(|| super::TranspositionTable::new(0));
     let options = super::SearchOptions {
         tt: false,
+        kernels: isa,
         ..super::SearchOptions::default()
     };
     let mut s = Search::new(tt, &options);

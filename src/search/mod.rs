@@ -27,7 +27,7 @@ mod start_error;
 mod table_memory;
 pub mod tt;
 
-pub use evaluated::evaluated_value;
+pub use evaluated::{evaluated_value, evaluated_value_on};
 pub use level::{Level, ProbcutT};
 pub use root::{
     Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores,
