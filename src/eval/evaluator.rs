@@ -210,11 +210,12 @@ impl Evaluator {
     /// indices being up to date.
     #[inline]
     pub fn evaluate_incremental(&self, s: &FeatureState, b: &Board) -> i32 {
+        let n = b.empty_count();
+        let v = self.evaluate_features(s.indices(), n);
         if self.has_mobility() {
-            self.evaluate_features(s.indices(), b.empty_count())
-                + self.mobility_term(&mobility_indices(b), b.empty_count())
+            v + self.mobility_term(&mobility_indices(b), n)
         } else {
-            self.evaluate_features(s.indices(), b.empty_count())
+            v
         }
     }
 }
