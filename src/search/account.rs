@@ -58,10 +58,17 @@ pub enum Event {
     CutFirst = 8,
     /// A later move reaches beta: the ordering put a weaker move first.
     CutLater = 9,
+    /// Not a count but a sum of nodes: those spent on the table's move at nodes where it
+    /// fell short and a later move reached beta (what a right table move would have saved).
+    TableMoveWaste = 10,
+    /// A sum of nodes: those spent on ordered moves searched before the one that reached
+    /// beta (what a perfect ordering of the list would have saved). Nodes that share out
+    /// their moves to other threads are not summed.
+    OrderedWaste = 11,
 }
 
 /// Number of events.
-pub const EVENTS: usize = 10;
+pub const EVENTS: usize = 12;
 
 /// Names of the events, in [`Event`] order.
 pub const EVENT_NAMES: [&str; EVENTS] = [
@@ -75,6 +82,8 @@ pub const EVENT_NAMES: [&str; EVENTS] = [
     "stability cut",
     "cut first",
     "cut later",
+    "table waste",
+    "ordered waste",
 ];
 
 /// One search thread's counts.
@@ -111,12 +120,18 @@ impl Counts {
     /// Counts one `event` at a node of `n` empties.
     #[inline(always)]
     pub(crate) fn event(&mut self, event: Event, n: u32) {
+        self.event_sum(event, n, 1);
+    }
+
+    /// Adds `k` to `event`'s sum at nodes of `n` empties (the waste events sum nodes).
+    #[inline(always)]
+    pub(crate) fn event_sum(&mut self, event: Event, n: u32, k: u64) {
         #[cfg(feature = "account")]
         {
-            self.events[event as usize][n as usize] += 1;
+            self.events[event as usize][n as usize] += k;
         }
         #[cfg(not(feature = "account"))]
-        let _ = (event, n);
+        let _ = (event, n, k);
     }
 }
 

@@ -231,9 +231,12 @@ impl Search<'_> {
         let mut best = -65;
         let mut best_move = None;
         let mut searched = 0;
+        let mut table_move_nodes = 0;
         if let Some(sq) = tt_move.filter(|sq| moves & sq.bit() != 0) {
             let child = b.play_with_flips(sq, K::flips(b.player, b.opponent, sq));
+            let before = self.nodes;
             let v = -self.search_in::<K>(child, -beta, -alpha, n - 1);
+            table_move_nodes = self.nodes - before;
             if self.stopped {
                 return 0;
             }
@@ -248,6 +251,10 @@ impl Search<'_> {
         }
         if best < beta && moves != 0 {
             if let Some((v, sq)) = K::rest(self, b, moves, alpha, beta, n, searched) {
+                if v >= beta && searched == 1 {
+                    self.counts
+                        .event_sum(Event::TableMoveWaste, n, table_move_nodes);
+                }
                 if v > best {
                     best = v;
                     best_move = Some(Square::from_index(sq.into()));
@@ -311,6 +318,8 @@ impl Search<'_> {
             list.len()
         };
         let width = width.min(list.len());
+        // Nodes of the moves searched so far that did not reach beta (account only).
+        let mut fell_short = 0;
         for i in 0..width {
             if searched + i >= SPLIT_ELDERS
                 && self.can_split(n, width - i)
@@ -330,6 +339,7 @@ impl Search<'_> {
             }
             select_next(&mut list, i);
             let mv = list[i];
+            let before = self.nodes;
             let v = if searched + i == 0 {
                 -self.search_child_in::<K>(mv.child, mv.moves, -beta, -alpha, n - 1)
             } else {
@@ -356,10 +366,12 @@ impl Search<'_> {
                             Event::CutLater
                         };
                         self.counts.event(event, n);
+                        self.counts.event_sum(Event::OrderedWaste, n, fell_short);
                         break;
                     }
                 }
             }
+            fell_short += self.nodes - before;
         }
         best_move.map(|sq| (best, sq))
     }
