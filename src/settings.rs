@@ -190,11 +190,28 @@ pub const ORDER_EVAL_MARGIN: i32 = 16;
 /// evaluation made leaves cheaper: 24-27 empties (seed 7107, 8 positions, one thread): (n - 13) / 3 up to 6 ->
 /// 1 569 M; from 10 -> 1 568 M; from 16 -> 1 777 M; (n - 13) / 2 up to 6 -> 1 543 M, same
 /// time. 28-29 empties (seed 7128, 6 positions): (n - 13) / 3 up to 6 -> 9 035 M;
-/// (n - 13) / 2 up to 6 -> 9 053 M; up to 8 -> 9 529 M. Deeper ordering does not pay.
+/// (n - 13) / 2 up to 6 -> 9 053 M; up to 8 -> 9 529 M. Deeper ordering did not pay then.
+/// With the mobility weights (2026-11-26, results/eval/2026-11-26-mobility.md) it does:
+/// FFO 40-49 one thread, (n - 13) / 3 -> 623.9 M nodes, (n - 11) / 3 -> 565.8 M,
+/// (n - 13) / 2 -> 526.9 M (the shipped weights before them: 621.6 M and 599.9 M); the
+/// cap of 6 is reached only from 25 empties, and 8 changed nothing there. Its cost is
+/// the ordering searches (a quarter of FFO #53's nodes), which [`ORDER_EVAL_PVS_MARGIN`]
+/// cut by half.
 pub const fn order_eval_depth(n: u32) -> u32 {
-    let d = n.saturating_sub(ORDER_EVAL_MIN_EMPTIES) / 3;
+    let d = n.saturating_sub(ORDER_EVAL_MIN_EMPTIES) / 2;
     if d > 6 { 6 } else { d }
 }
+/// The evaluation ordering gives an exact value only to the moves that come within this
+/// many discs of the best value found so far (a null window asks first); the others keep
+/// the upper bound the null window returns. With every move's exact value, a quarter of
+/// FFO #53's nodes (28 empties, 1 081 M) were those searches (`--features account`), for
+/// a ranking of moves that matter only when the first fails to cut. One thread, mobility
+/// weights, depth (n - 13) / 2 (results/eval/2026-11-27-ordering.md), nodes FFO 40-49 /
+/// FFO #53: every value 526.9 M / 1 081 M; within 0 discs 533.4 M / 971.8 M; 2 -> 511.3 M /
+/// 971.0 M; 4 -> 512.3 M / 986.5 M. A ceiling instead (values above beta + 8 or + 16
+/// discs cut short): 628.9 M and 570.5 M on FFO 40-49, worse: the best moves' values do
+/// matter.
+pub const ORDER_EVAL_PVS_MARGIN: i32 = 2;
 
 /// Multi-probcut selectivity levels: the percent reported and the number of standard
 /// deviations t of the shallow search's error (see [`mpc_error`]) beyond the window that
@@ -221,17 +238,16 @@ pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.5), (87, 3.0), (95, 4.0), (98, 5.
 /// The most empties at which each level of [`MPC_LEVELS`] has been seen to keep its promise
 /// on held-out positions (`finale calibrate`, results/selectivity/README.md); an answer of
 /// that level from a position with more empties is labelled with `?` (`+16@73%?`): its
-/// promise is borrowed from shallower positions, not measured. Checked with the error
-/// model the search uses (the planes of [`MPC_MEAN`], 2026-11-26,
-/// results/selectivity/2026-11-26-planes/): 8-13 empties (180 positions, `finale generate
-/// --play eval --seed 3313 --empties 8-13`) and 14-26 (329 positions of seed 2002), every
-/// level kept in every band; below 8 no probcut is tried, so the answer is exact. 27-29
-/// (33 positions of the deep held-out set, seed 3232, labelled by `finale batch`;
-/// results/selectivity/2026-11-26-deep-heldout/): 73, 87 and 95 % kept in the band 25-29
-/// (56 positions with those of 25-26: best move 87.5 / 98.2 / 100 %, exact score at 95 %
-/// 100 %); 30 (its 11 positions): best move 81.8 / 100 / 100 %, exact score at 95 % 100 %.
-/// 98 and 99 % on the 44 of 27-30: every best move and every exact score.
-pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [30, 30, 30, 30, 30];
+/// promise is borrowed from shallower positions, not measured. Checked with the mobility
+/// weights and their error model (2026-11-27, results/selectivity/2026-11-27-mobility/):
+/// 8-13 empties (180 positions, `finale generate --play eval --seed 3313 --empties 8-13`)
+/// and 14-26 (329 positions of seed 2002), every level kept in every band (73 % best move
+/// 92.8 % at 8-13, 86.1 / 89.7 / 78.3 % at 14-19 / 20-24 / 25-26; 95 % exact score
+/// 97.8 % or more); below 8 no probcut is tried, so the answer is exact. The deep
+/// held-out set of 27-30 empties (44 positions, seed 3232), where the weights before kept
+/// every level, is not yet re-run with these weights: until it is, answers from 27
+/// empties on are marked.
+pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [26, 26, 26, 26, 26];
 /// Lowest number of empties at which a selective search tries multi-probcut, and its
 /// shallow depth. FFO 40-49, one thread (nodes): from 12 at depth (n - 12) / 3 -> 909 M,
 /// from 10 at (n - 10) / 4 -> 966 M, from 14 at (n - 14) / 2 -> 1 075 M (all with margins
@@ -261,9 +277,16 @@ pub const fn mpc_depth(n: u32) -> u32 {
 /// (results/selectivity/2026-11-26-planes/): the levels keep their promise there at
 /// about 0.7-0.85 of the old model's nodes. Above [`MPC_MODEL_MAX_EMPTIES`] the planes
 /// are held at that many empties, not extrapolated; d is the depth the search uses there.
-pub const MPC_MEAN: [f32; 3] = [0.6650, -0.1593, 1.8010];
+/// Refitted the same way for the mobility weights (2026-11-27; the same fit sets'
+/// probcut nodes and labels, `train-mpc --from-labels ... --max-depth 7 --eval
+/// m100k.bin`, results/eval/2026-11-26-mobility/train-mpc-from-labels-m100k.txt): they
+/// err less, sigma 5.6 discs at 24 empties and depth 4 where the planes of the weights
+/// before said 6.4, and the mean bias by parity of depth fell from 1.8 to 0.75 discs.
+/// The planes of those weights were [0.6650, -0.1593, 1.8010] and
+/// [7.0836, 0.0681, -0.5707].
+pub const MPC_MEAN: [f32; 3] = [0.9271, -0.1171, 0.7531];
 /// See [`MPC_MEAN`].
-pub const MPC_SIGMA: [f32; 3] = [7.0836, 0.0681, -0.5707];
+pub const MPC_SIGMA: [f32; 3] = [7.7234, 0.0038, -0.5481];
 /// The most empties of the labelled probcut nodes [`MPC_MEAN`] was fitted on.
 pub const MPC_MODEL_MAX_EMPTIES: u32 = 28;
 /// The deepest shallow search of the cells [`MPC_MEAN`] was fitted on; deeper ones (40+

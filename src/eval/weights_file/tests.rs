@@ -343,12 +343,16 @@ fn the_shipped_file_is_this_versions_and_expands_by_the_ties() {
     assert_eq!(bytes[8..12], 2u32.to_le_bytes());
     let (file, checksum) = WeightFile::from_bytes(&bytes, ORIGIN).unwrap();
     assert_eq!(bytes[bytes.len() - 4..], checksum.to_le_bytes());
+    // The mobility weights (2026-11-27): patterns and mobility tables.
     assert_eq!(
         (file.pattern_set, file.per_phase as usize),
-        (PATTERN_SET, PER_PHASE)
+        (MOBILITY_SET, PER_PHASE_MOBILITY)
     );
-    let canon = canonical_indices();
-    let kept: Vec<usize> = (0..PER_PHASE).filter(|&i| canon[i] as usize == i).collect();
+    assert!(file.meta.contains("--mobility"), "meta: {}", file.meta);
+    let canon = canonical_indices_with_mobility();
+    let kept: Vec<usize> = (0..PER_PHASE_MOBILITY)
+        .filter(|&i| canon[i] as usize == i)
+        .collect();
     let stored: Vec<i16> = inflate_all(sections(&bytes).1)
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
@@ -357,14 +361,6 @@ fn the_shipped_file_is_this_versions_and_expands_by_the_ties() {
     // What this build writes for the same weights, byte for byte (else training
     // could no longer reproduce the file).
     assert!(file.to_bytes(ORIGIN).unwrap() == bytes);
-
-    // The weights shipped in version 1 (checksum 418a5484, 4 355 956 bytes), which
-    // version 1 wrote as zero runs.
-    let runs = zero_runs(&file.weights);
-    let meta = file.meta.as_bytes();
-    let v1 = sealed_v1(PATTERN_SET, file.phases, file.per_phase, meta, 1, &runs);
-    assert_eq!(v1.len(), 4_355_956);
-    assert_eq!(v1[v1.len() - 4..], 0x418a_5484u32.to_le_bytes());
 }
 
 #[test]
