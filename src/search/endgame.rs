@@ -27,7 +27,8 @@ pub(crate) struct Move {
     pub moves: u64,
     pub score: i32,
     /// The shallow evaluation search's value of the move for the side to move, in
-    /// evaluation units (a fail-soft upper bound when low), or `NO_EVAL`.
+    /// evaluation units (a fail-soft upper bound when low, or when more than
+    /// `ORDER_EVAL_PVS_MARGIN` below the best move's), or `NO_EVAL`.
     pub eval: i16,
 }
 
