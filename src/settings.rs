@@ -88,7 +88,11 @@ pub const ETC_MIN_EMPTIES: u32 = 7;
 /// (`results/deep/local-table/`, one thread, one run): Edax's values 1 225 M nodes
 /// 53.5 s; 8 below 1 208 M 53.2 s; 16 below 1 207 M 52.9 s; tried at every alpha 1 207 M
 /// 55.8 s. With ETC from 6 (above), FFO 40-49 against both unchanged: 592.5 M nodes
-/// 24.9 s against 638.5 M 25.2 s.
+/// 24.9 s against 638.5 M 25.2 s. Tried at 3 and 4 empties too since 2026-11-27 (the
+/// thresholds there, -9 and -6, barely matter: the cutoff first checks that the opponent
+/// has enough discs at all): FFO 40-49, one thread, 511.3 M -> 393.9 M nodes (4 empties
+/// alone 417.0 M), time median of 3 alternating rounds 35.3 s -> 33.7 s
+/// (results/eval/2026-11-27-stability.md).
 pub const STABILITY_ALPHA_MIN: [i32; 65] = build_stability_thresholds();
 
 const fn build_stability_thresholds() -> [i32; 65] {

@@ -2,7 +2,8 @@
 //!
 //! Empties are passed as square indices. A square is tried only when it touches an
 //! opponent disc (otherwise it cannot flip anything), and squares alone in their
-//! quadrant (odd parity) are tried first.
+//! quadrant (odd parity) are tried first. With 3 and 4 empties the stability cutoff is
+//! tried first, as in the bands above (see `STABILITY_ALPHA_MIN`).
 
 use super::Search;
 use super::account::Band;
@@ -161,6 +162,9 @@ impl Search<'_> {
         mut sq: [Square; 3],
     ) -> i32 {
         self.count_node(Band::Last);
+        if let Some(v) = self.stability_cutoff(&b, alpha, 3) {
+            return v;
+        }
         parity_sort(&mut sq);
         let mut best = -65;
         let mut alpha = alpha;
@@ -209,6 +213,9 @@ impl Search<'_> {
         mut sq: [Square; 4],
     ) -> i32 {
         self.count_node(Band::Last);
+        if let Some(v) = self.stability_cutoff(&b, alpha, 4) {
+            return v;
+        }
         parity_sort(&mut sq);
         let mut best = -65;
         let mut alpha = alpha;

@@ -17,6 +17,10 @@ impl Search<'_> {
         if !self.options.stability || alpha < STABILITY_ALPHA_MIN[n as usize] {
             return None;
         }
+        // Only the opponent's discs can be its stable ones: without that many, no cut.
+        if 64 - 2 * b.opponent.count_ones() as i32 > alpha {
+            return None;
+        }
         self.counts.event(Event::StabilityTry, n);
         let upper = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
         if upper <= alpha {
