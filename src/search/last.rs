@@ -264,6 +264,73 @@ mod tests {
         out
     }
 
+    /// Plain minimax over the board's own move generator: no ordering, no cutoffs.
+    fn minimax(b: Board) -> i32 {
+        let moves = b.moves();
+        if moves == 0 {
+            if b.pass().moves() == 0 {
+                return b.final_score();
+            }
+            return -minimax(b.pass());
+        }
+        crate::board::Bitboard(moves)
+            .map(|sq| -minimax(b.play(sq).expect("a legal move")))
+            .max()
+            .expect("a move")
+    }
+
+    /// The stability cutoff at 3 and 4 empties: every null window's fail-soft value bounds
+    /// minimax's score on the right side, with and without the cutoff; and the cutoff
+    /// does answer some windows at the node itself (one node where the full search needs
+    /// more).
+    #[test]
+    fn stability_cutoff_at_3_and_4_empties_keeps_bounds_and_cuts() {
+        use crate::board::kernels::{Isa, Portable};
+        use crate::board::random::{SplitMix64, random_position};
+        use crate::search::{SearchOptions, TranspositionTable};
+        let tt = TranspositionTable::new(0);
+        let mut rng = SplitMix64::new(0x5EED_3434);
+        let mut cuts = [0usize; 2];
+        for k in 0..400 {
+            let n = 3 + k % 2;
+            let b = random_position(&mut rng, n).board;
+            let exact = minimax(b);
+            let empties: Vec<Square> = crate::board::Bitboard(b.empty()).collect();
+            for alpha in -64..64 {
+                let mut nodes = [0u64; 2];
+                for (i, stability) in [true, false].into_iter().enumerate() {
+                    let options = SearchOptions {
+                        tt: false,
+                        stability,
+                        kernels: Isa::Portable,
+                        ..SearchOptions::default()
+                    };
+                    let mut s = Search::new(&tt, &options);
+                    let v = if n == 4 {
+                        let sq = [empties[0], empties[1], empties[2], empties[3]];
+                        s.solve_last_4::<Portable, false>(b, alpha, alpha + 1, sq)
+                    } else {
+                        let sq = [empties[0], empties[1], empties[2]];
+                        s.solve_last_3::<Portable, false>(b, alpha, alpha + 1, sq)
+                    };
+                    if v <= alpha {
+                        assert!(exact <= v, "{b:?} alpha {alpha}: {v} but exact {exact}");
+                    } else {
+                        assert!(exact >= v, "{b:?} alpha {alpha}: {v} but exact {exact}");
+                    }
+                    nodes[i] = s.nodes;
+                }
+                if nodes[0] == 1 && nodes[1] > 1 {
+                    cuts[n as usize - 3] += 1;
+                }
+            }
+        }
+        assert!(
+            cuts[0] > 0 && cuts[1] > 0,
+            "cutoffs at 3 / 4 empties: {cuts:?}"
+        );
+    }
+
     #[test]
     fn parity_sort_puts_lone_squares_first_in_order() {
         let mut rng = crate::board::random::SplitMix64::new(0x2545_F491_4F6C_DD1D);
