@@ -322,6 +322,20 @@ pub const MPC_SCHEDULE_MIN_EMPTIES: u32 = 20;
 /// 1 569 M, 73-87 % 1 714 M, 73-95 % 2 009 M, no quick pass 2 191 M; 28-29 empties
 /// (seed 7128, 6 positions): 73 % alone 9 035 M, 73-87 % 9 241 M.
 pub const MPC_GUESS_LEVEL: usize = 0;
+/// From this many empties an exact solve runs a second quick pass, at
+/// [`MPC_SECOND_GUESS_LEVEL`], after the first: its score is the exact pass's first guess.
+/// With the mobility weights the 73 % score alone missed the exact one on 10 of FFO
+/// 40-59 (by up to 8 discs, 46 discs in all), 87 % on 1 (by 2): each disc of a guess too
+/// high costs the exact pass a null-window probe that fails low, the dearest kind (FFO #51,
+/// 27 empties: guess +10 for +6, x1.58 the nodes of 3388d1e and x2.49 its time). Chosen
+/// on FFO 40-49 and the bench positions, one thread, nodes without -> with the 87 % pass:
+/// 20 empties (5 positions) 98.7 -> 108.5 M; 22-23 (4) 41.2 -> 43.0 M; 24 (2) 159.8 ->
+/// 162.3 M; 25 (2) 65.9 -> 58.9 M; 26 (#49) 117.5 -> 99.2 M. FFO 50-59 (26-34 empties)
+/// 9 964.9 -> 9 539.0 M (an 87 % pass alone, without the 73 % one: 10 012.3 M).
+pub const MPC_SECOND_GUESS_MIN_EMPTIES: u32 = 25;
+/// Index into [`MPC_LEVELS`] of the second quick pass (see
+/// [`MPC_SECOND_GUESS_MIN_EMPTIES`]).
+pub const MPC_SECOND_GUESS_LEVEL: usize = 1;
 
 /// Bonus that puts the transposition table's best move first.
 pub const ORDER_TT_MOVE_BONUS: i32 = 1 << 24;

@@ -9,7 +9,7 @@ use crate::board::kernels::Portable;
 use crate::board::{Board, Square};
 use crate::settings::{
     DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, LOCAL_TABLE_KB, MPC_GUESS_LEVEL, MPC_SCHEDULE_MIN_EMPTIES,
-    SPLIT_CUT_MARGIN,
+    MPC_SECOND_GUESS_LEVEL, MPC_SECOND_GUESS_MIN_EMPTIES, SPLIT_CUT_MARGIN,
 };
 use std::fmt;
 use std::sync::Mutex;
@@ -652,9 +652,9 @@ fn run_passes(
     }
 }
 
-/// A quick pass at the guess level gives the first guess and fills the table with best
-/// moves; then the pass at the level asked for (MPC_GUESS_LEVEL), and the exact one if
-/// asked for.
+/// A quick pass at the guess level (MPC_GUESS_LEVEL) gives the first guess and fills the
+/// table with best moves; then the pass at the level asked for, or, before an exact pass,
+/// from MPC_SECOND_GUESS_MIN_EMPTIES a second quick pass, and the exact one.
 fn probcut_passes(
     s: &mut Search,
     root: &mut [RootMove],
@@ -665,12 +665,14 @@ fn probcut_passes(
 ) {
     let (lo, hi) = full_window(mode);
     let mut guess = 0;
-    let mut passes = vec![MPC_GUESS_LEVEL];
-    if let Some(k) = target.probcut_index()
-        && k > MPC_GUESS_LEVEL
-    {
-        passes.push(k);
-    }
+    let passes = match target.probcut_index() {
+        Some(k) if k > MPC_GUESS_LEVEL => vec![MPC_GUESS_LEVEL, k],
+        Some(_) => vec![MPC_GUESS_LEVEL],
+        None if n >= MPC_SECOND_GUESS_MIN_EMPTIES => {
+            vec![MPC_GUESS_LEVEL, MPC_SECOND_GUESS_LEVEL]
+        }
+        None => vec![MPC_GUESS_LEVEL],
+    };
     for k in passes {
         s.level = Level::probcut(k);
         for m in root.iter_mut() {
