@@ -324,8 +324,8 @@ pub const MPC_SCHEDULE_MIN_EMPTIES: u32 = 20;
 pub const MPC_GUESS_LEVEL: usize = 0;
 /// From this many empties an exact solve runs a second quick pass, at
 /// [`MPC_SECOND_GUESS_LEVEL`], after the first: its score is the exact pass's first guess.
-/// With the mobility weights the 73 % score alone missed the exact one on 10 of FFO
-/// 40-59 (by up to 8 discs, 46 discs in all), 87 % on 1 (by 2): each disc of a guess too
+/// With the mobility weights the 73 % score alone missed the exact one on 12 of FFO
+/// 40-59 (by up to 8 discs, 46 discs in all), 87 % on 1 (by 2): every 2 discs of a guess too
 /// high costs the exact pass a null-window probe that fails low, the dearest kind (FFO #51,
 /// 27 empties: guess +10 for +6, x1.58 the nodes of 3388d1e and x2.49 its time). Chosen
 /// on FFO 40-49 and the bench positions, one thread, nodes without -> with the 87 % pass:

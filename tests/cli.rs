@@ -700,6 +700,41 @@ fn a_selective_solve_reports_its_level_and_an_exact_one_does_not() {
     assert!(score.contains("+38") && !score.contains('@'), "{out}");
 }
 
+/// The quick passes before an exact solve, as its pass lines list them: 73 % from 20
+/// empties, then 87 % too from `MPC_SECOND_GUESS_MIN_EMPTIES` (FFO #46, 24 empties, and
+/// #47, 25), and the exact pass still gives the published score.
+#[test]
+fn deep_exact_solves_run_a_second_quick_pass() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("suites/fforum-40-49.obf");
+    let text = fs::read_to_string(&path).expect("FFO suite file");
+    let positions: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('%') && !l.trim().is_empty())
+        .collect();
+    for (k, empties, levels) in [(6, 24, &["73%"][..]), (7, 25, &["73%", "87%"][..])] {
+        let line = positions[k];
+        assert_eq!(
+            line.split_whitespace().next().unwrap().matches('-').count(),
+            empties
+        );
+        let out = stdout_of(solve().args([line, "--threads", "1", "--progress"]));
+        let passes: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("pass"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("source"))
+            .map(|l| l.split_whitespace().next().unwrap())
+            .collect();
+        let mut want = levels.to_vec();
+        want.push("exact");
+        assert_eq!(passes, want, "{out}");
+        // The published best score, first of the line's move list.
+        let published = line.split(';').nth(1).unwrap().split(':').nth(1).unwrap();
+        let published: i32 = published.trim().parse().unwrap();
+        assert!(out.contains(&format!("score     {published:+}\n")), "{out}");
+    }
+}
+
 #[test]
 fn a_selective_suite_judges_the_move_not_the_score() {
     // The 73 % pass of FFO 1-3 may miss the exact score; the CSV says which level answered.
