@@ -250,9 +250,10 @@ pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.5), (87, 3.0), (95, 4.0), (98, 5.
 /// 97.8 % or more); below 8 no probcut is tried, so the answer is exact. On the deep
 /// held-out set of 27-30 empties (44 positions, seed 3232) 87 and 95 % kept every best
 /// move and 95 % every exact score, but 73 % found the best move on 8 of 11 positions of
-/// 30 empties (72.7 %; 32 of 33 at 27-29), so it is checked to 29. 98 and 99 % were not
-/// re-run there with these weights.
-pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [29, 30, 30, 26, 26];
+/// 30 empties (72.7 %; 32 of 33 at 27-29), so it is checked to 29. 98 and 99 % kept
+/// every best move and every exact score there too (455cb61, 2026-11-27,
+/// results/selectivity/2026-11-27-deep-98-99/; 0.300 and 0.436 of the exact nodes).
+pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [29, 30, 30, 30, 30];
 /// Lowest number of empties at which a selective search tries multi-probcut, and its
 /// shallow depth. FFO 40-49, one thread (nodes): from 12 at depth (n - 12) / 3 -> 909 M,
 /// from 10 at (n - 10) / 4 -> 966 M, from 14 at (n - 14) / 2 -> 1 075 M (all with margins
