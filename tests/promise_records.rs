@@ -1,0 +1,93 @@
+//! Each level's checked range (settings::MPC_CHECKED_MAX_EMPTIES, which decides where an
+//! answer is labelled `?`) is backed by the committed calibrations of the shipped weights:
+//! every band of empties up to it, as `finale calibrate` bands them, has measured rows and
+//! keeps the level's promise there. Raising a range past what was measured fails here.
+
+use finale::settings::{MPC_CHECKED_MAX_EMPTIES, MPC_LEVELS};
+use std::path::Path;
+
+/// `finale calibrate` CSVs of held-out positions with the shipped weights (checksum
+/// 7f48bc5d), read together.
+const RECORDS: [&str; 4] = [
+    "2026-11-27-mobility/heldout-8-13.csv",
+    "2026-11-27-mobility/heldout-14-26.csv",
+    "2026-11-27-mobility/heldout-27-30.csv",
+    "2026-11-27-deep-98-99/heldout-27-30.csv",
+];
+
+/// The bands of empties of calibrate's table.
+const BANDS: [(u32, u32); 5] = [(8, 13), (14, 19), (20, 24), (25, 29), (30, 34)];
+
+/// A probable answer's record: empties, best move found, exact score found.
+struct Answer {
+    empties: u32,
+    move_ok: bool,
+    score_ok: bool,
+}
+
+fn answers(percent: u8) -> Vec<Answer> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/selectivity");
+    let mut out = Vec::new();
+    for name in RECORDS {
+        let mut reader = csv::Reader::from_path(dir.join(name)).expect(name);
+        let header = reader.headers().expect(name).clone();
+        let col = |c: &str| header.iter().position(|h| h == c).expect(c);
+        let (sel, emp, mv, sc) = (
+            col("selectivity"),
+            col("empties"),
+            col("move_ok"),
+            col("score_ok"),
+        );
+        for row in reader.records() {
+            let row = row.expect(name);
+            if row[sel] == *percent.to_string() {
+                out.push(Answer {
+                    empties: row[emp].parse().expect("empties"),
+                    move_ok: &row[mv] == "true",
+                    score_ok: &row[sc] == "true",
+                });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_checked_range_is_measured_and_kept_in_every_band() {
+    for (k, &(percent, _)) in MPC_LEVELS.iter().enumerate() {
+        let max = MPC_CHECKED_MAX_EMPTIES[k];
+        let all = answers(percent);
+        assert!(
+            all.iter().any(|a| a.empties == max),
+            "{percent}%: nothing measured at {max} empties, its checked maximum"
+        );
+        for &(lo, hi) in BANDS.iter().filter(|&&(lo, _)| lo <= max) {
+            let band: Vec<&Answer> = all
+                .iter()
+                .filter(|a| (lo..=hi.min(max)).contains(&a.empties))
+                .collect();
+            assert!(!band.is_empty(), "{percent}%: no rows at {lo}-{hi} empties");
+            let share = |ok: fn(&Answer) -> bool| {
+                band.iter().filter(|a| ok(a)).count() as f64 / band.len() as f64
+            };
+            let best = share(|a| a.move_ok);
+            assert!(
+                best >= f64::from(percent) / 100.0,
+                "{percent}% at {lo}-{}: best move in {:.1}% of {}",
+                hi.min(max),
+                100.0 * best,
+                band.len()
+            );
+            if percent >= 95 {
+                let exact = share(|a| a.score_ok);
+                assert!(
+                    exact >= 0.9,
+                    "{percent}% at {lo}-{}: exact score in {:.1}% of {}",
+                    hi.min(max),
+                    100.0 * exact,
+                    band.len()
+                );
+            }
+        }
+    }
+}
