@@ -25,15 +25,16 @@ mod root;
 pub mod stability;
 mod start_error;
 mod table_memory;
+mod threads;
 pub mod tt;
 
 pub use evaluated::{evaluated_value, evaluated_value_on};
 pub use level::{Level, ProbcutT};
 pub use root::{
-    Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut, cores,
-    search_threads,
+    Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut,
 };
 pub use start_error::StartError;
+pub use threads::{cores, search_threads};
 pub use tt::TranspositionTable;
 
 use crate::board::Board;

@@ -4,6 +4,7 @@ use super::account::Band;
 use super::endgame::{MoveList, scored_moves, select_next};
 use super::level::Level;
 use super::start_error::StartError;
+use super::threads::{cores, search_threads};
 use super::{Search, SearchOptions, TranspositionTable, local_table};
 use crate::board::kernels::Portable;
 use crate::board::{Board, Square};
@@ -129,18 +130,6 @@ impl Default for SolverOptions {
             oversubscribe: false,
         }
     }
-}
-
-/// Cores this process may run on (affinity and cgroup quotas included).
-pub fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// Threads that search when `requested` are asked for: at least 1, and no more than
-/// [`cores`] unless `oversubscribe`.
-pub fn search_threads(requested: usize, oversubscribe: bool) -> usize {
-    let t = requested.max(1);
-    if oversubscribe { t } else { t.min(cores()) }
 }
 
 /// Stack of each pool thread: a waiting thread runs stolen subtrees on top of its own, so
@@ -1010,28 +999,5 @@ mod tests {
         assert_eq!(settled(&[], &[sq("a1")], ms(9)), ms(9));
         // No move to find.
         assert_eq!(settled(&passes, &[], ms(9)), ms(0));
-    }
-
-    #[test]
-    fn search_threads_are_capped_at_the_cores_unless_oversubscribed() {
-        let c = cores();
-        assert!(c >= 1);
-        assert_eq!(search_threads(0, false), 1);
-        assert_eq!(search_threads(1, false), 1);
-        assert_eq!(search_threads(c + 5, false), c);
-        assert_eq!(search_threads(c + 5, true), c + 5);
-        let s = Solver::new(SolverOptions {
-            hash_mb: 1,
-            threads: c + 1,
-            ..Default::default()
-        });
-        assert_eq!(s.threads(), c);
-        let s = Solver::new(SolverOptions {
-            hash_mb: 1,
-            threads: 3,
-            oversubscribe: true,
-            ..Default::default()
-        });
-        assert_eq!(s.threads(), 3);
     }
 }
