@@ -12,6 +12,7 @@
 //! positions.
 
 pub mod account;
+mod answer;
 mod endgame;
 mod entry;
 mod etc;
@@ -28,11 +29,10 @@ mod table_memory;
 mod threads;
 pub mod tt;
 
+pub use answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, TimedOut, Wld};
 pub use evaluated::{evaluated_value, evaluated_value_on};
 pub use level::{Level, ProbcutT};
-pub use root::{
-    Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Solver, SolverOptions, TimedOut,
-};
+pub use root::{Solver, SolverOptions};
 pub use start_error::StartError;
 pub use threads::{cores, search_threads};
 pub use tt::TranspositionTable;

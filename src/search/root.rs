@@ -1,6 +1,7 @@
 //! The root: solving modes, ties between best moves, the principal variation.
 
 use super::account::Band;
+use super::answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, TimedOut};
 use super::endgame::{MoveList, scored_moves, select_next};
 use super::level::Level;
 use super::start_error::StartError;
@@ -12,95 +13,9 @@ use crate::settings::{
     DEFAULT_HASH_MB, GUESS_MIN_EMPTIES, LOCAL_TABLE_KB, MPC_GUESS_LEVEL, MPC_SCHEDULE_MIN_EMPTIES,
     MPC_SECOND_GUESS_LEVEL, MPC_SECOND_GUESS_MIN_EMPTIES, SPLIT_CUT_MARGIN,
 };
-use std::fmt;
+
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// What to solve for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// The exact final disc difference and a move reaching it (every such move when
-    /// [`SearchOptions::ties`](super::SearchOptions) is set).
-    Exact,
-    /// Only win, draw or loss (score -1, 0 or +1) and a move reaching it (every such move
-    /// with ties).
-    Wld,
-    /// The exact score of every legal move.
-    All,
-}
-
-impl Mode {
-    /// `exact`, `wld` or `all`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Exact => "exact",
-            Mode::Wld => "wld",
-            Mode::All => "all",
-        }
-    }
-}
-
-/// One move of a principal variation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PvMove {
-    /// A disc played on a square.
-    Play(Square),
-    /// The side to move had no legal move.
-    Pass,
-}
-
-impl fmt::Display for PvMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PvMove::Play(sq) => sq.fmt(f),
-            PvMove::Pass => f.write_str("pass"),
-        }
-    }
-}
-
-/// The answer to one solve.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SolveResult {
-    /// Mode solved for.
-    pub mode: Mode,
-    /// Exact and all: final disc difference for the side to move, perfect play.
-    /// Wld: -1 (loss), 0 (draw) or +1 (win).
-    pub score: i32,
-    /// Moves proven to reach `score`, in search order: every one with
-    /// [`SearchOptions::ties`], else those the search met (at least one). Empty when the
-    /// side to move must pass or the game is over.
-    pub best_moves: Vec<Square>,
-    /// Mode all: the exact score of every legal move, best first.
-    pub move_scores: Vec<(Square, i32)>,
-    /// A line of play from the position to the end of the game reaching `score`.
-    pub pv: Vec<PvMove>,
-    /// Positions examined, principal variation checks included.
-    pub nodes: u64,
-    /// Wall time.
-    pub time: Duration,
-    /// Selectivity reached: exact, or the multi-probcut level of a probable answer (see
-    /// [`SearchOptions::selectivity`]).
-    pub selectivity: Level,
-    /// Time from the start until the best move was settled: the end of the first pass
-    /// from which on every pass chose one of `best_moves` (the whole time when no earlier
-    /// pass did, zero when there is no move). The FFORUM tables compare programs by it.
-    /// `None` when unknown (an answer read from an older binary's CSV).
-    pub best_found: Option<Duration>,
-}
-
-impl SolveResult {
-    /// Nodes per second.
-    pub fn nps(&self) -> f64 {
-        let s = self.time.as_secs_f64();
-        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
-    }
-
-    /// The principal variation as space-separated moves.
-    pub fn pv_string(&self) -> String {
-        let v: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
-        v.join(" ")
-    }
-}
 
 /// Solver settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -377,36 +292,6 @@ fn settled(passes: &[(Option<Square>, Duration)], best: &[Square], total: Durati
     found
 }
 
-/// One finished pass at the root of a solve.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PassReport {
-    /// Its level: a multi-probcut level, the narrow first guess of an exact solve, or
-    /// exact.
-    pub level: Level,
-    /// Empty squares of the position solved (whose level's promise may not have been
-    /// checked at that many: [`Level::label`]).
-    pub empties: u32,
-    /// The score it found, for the side to move at the root.
-    pub score: i32,
-    /// Its best move (`None` when the root has no move).
-    pub best: Option<Square>,
-    /// The start of its principal variation, from the best move (or the pass) on, as far
-    /// as the table remembers it, at most [`PASS_PV_MOVES`] moves: read from the table,
-    /// not searched, so a probable pass's line is only likely.
-    pub pv: Vec<PvMove>,
-    /// Nodes searched since the solve started, every thread's.
-    pub nodes: u64,
-    /// Time since the solve started.
-    pub time: Duration,
-}
-
-impl PassReport {
-    /// Nodes per second since the solve started.
-    pub fn nps(&self) -> f64 {
-        self.nodes as f64 / self.time.as_secs_f64().max(1e-9)
-    }
-}
-
 /// Where the root hands its finished passes.
 struct Passes<'a> {
     start: Instant,
@@ -437,9 +322,6 @@ impl Passes<'_> {
     }
 }
 
-/// Moves in a pass line's principal variation.
-pub const PASS_PV_MOVES: usize = 6;
-
 /// Appends to `pv` up to `max` moves from `b` on, each the best move the table holds for
 /// the position reached (a pass where the side to move has none), stopping where the
 /// table has no legal move. Reads only: no node is searched and nothing is stored.
@@ -467,22 +349,6 @@ fn table_line(s: &Search, mut b: Board, max: usize, pv: &mut Vec<PvMove>) {
     }
 }
 
-/// A solve that reached its time limit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TimedOut {
-    /// Nodes searched before giving up.
-    pub nodes: u64,
-    /// Time spent.
-    pub time: Duration,
-    /// The last pass that finished before the limit, if any: a probable answer.
-    pub last_pass: Option<PassReport>,
-}
-
-/// Score as reported in `mode`: the sign only for wld.
-fn class(mode: Mode, v: i32) -> i32 {
-    if mode == Mode::Wld { v.signum() } else { v }
-}
-
 /// A null-window probe's answer `v` (fail-soft) against `beta`, in the mode's terms: a
 /// lower bound when at least `beta`, else an upper bound. Every final disc difference is
 /// even (64 discs; empty squares go to the winner), so in exact mode an odd bound, which
@@ -490,7 +356,7 @@ fn class(mode: Mode, v: i32) -> i32 {
 /// even score beyond it: "at least 3" is "at least 4". Without this a probable pass could
 /// settle on a score no game ends with (`-1@73%` in exact mode).
 fn probe_bound(mode: Mode, v: i32, beta: i32) -> i32 {
-    let v = class(mode, v);
+    let v = mode.class(v);
     if mode == Mode::Wld || v % 2 == 0 {
         v
     } else if v >= beta {
@@ -543,7 +409,7 @@ fn solve_without_moves(
     if board.pass().moves() == 0 {
         return SolveResult {
             mode,
-            score: class(mode, board.final_score()),
+            score: mode.class(board.final_score()),
             best_moves: Vec::new(),
             move_scores: Vec::new(),
             pv: Vec::new(),
@@ -954,7 +820,7 @@ fn principal_variation(
             select_next(&mut list, i);
             let mv = list[i];
             let w = if mode == Mode::Wld {
-                class(mode, -s.search(mv.child, -1, 1, n - 1))
+                mode.class(-s.search(mv.child, -1, 1, n - 1))
             } else {
                 -s.search(mv.child, -(v + 1), -(v - 1), n - 1)
             };
