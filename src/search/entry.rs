@@ -7,16 +7,19 @@
 //! `popcnt`) in that copy. Recursion goes from entry to entry of the same set: the set is
 //! chosen once per search (`Search::search`), never per node.
 //!
+//! [`Search::search`] is the way in: it chooses the set and sends each node to its band.
+//!
 //! Safety: an entry of a set may run only on a CPU that has the set's features. Searches
 //! take their set from `SearchOptions::kernels`, which holds only sets the CPU has
 //! ([`Isa::chosen`], or a set checked with [`Isa::supported`]).
 
-use super::Search;
+use super::state::Search;
 #[cfg(target_arch = "x86_64")]
 use crate::board::kernels::{Avx2, Avx512};
 use crate::board::kernels::{Kernels, Portable};
 use crate::board::{Board, Square};
 use crate::eval::{Evaluator, FeatureState};
+use crate::settings::SHALLOW_MAX_EMPTIES;
 
 /// A kernel set's copies of the search functions that are called, not inlined.
 pub(crate) trait Entries: Kernels + Sized {
@@ -140,6 +143,46 @@ macro_rules! with_kernels {
     };
 }
 pub(crate) use with_kernels;
+
+impl Search<'_> {
+    /// Exact score of `b` (with `n` empties) within (`alpha`, `beta`), fail-soft:
+    /// a result `<= alpha` is an upper bound, `>= beta` a lower bound. Runs on the kernel
+    /// set of the options, chosen here once for the whole subtree.
+    pub(crate) fn search(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        with_kernels!(self.options.kernels, K => self.search_in::<K>(b, alpha, beta, n))
+    }
+
+    /// [`Search::search`] on kernel set `K`.
+    #[inline(always)]
+    pub(crate) fn search_in<K: Entries>(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        if n > 4 {
+            let moves = K::legal_moves(b.player, b.opponent);
+            self.search_child_in::<K>(b, moves, alpha, beta, n)
+        } else {
+            K::last(self, b, alpha, beta, n)
+        }
+    }
+
+    /// As [`Self::search_in`], given the legal moves of `b`'s side to move (computed by
+    /// the parent's ordering). Only the bands above the last four take them.
+    #[inline(always)]
+    pub(crate) fn search_child_in<K: Entries>(
+        &mut self,
+        b: Board,
+        moves: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
+        if n > SHALLOW_MAX_EMPTIES {
+            K::endgame(self, b, moves, alpha, beta, n)
+        } else if n > 4 {
+            K::shallow(self, b, moves, alpha, beta, n)
+        } else {
+            K::last(self, b, alpha, beta, n)
+        }
+    }
+}
 
 /// The features string of each set must match `Isa::features` (the entries above take
 /// them as literals).

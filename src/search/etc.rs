@@ -1,9 +1,9 @@
 //! Enhanced transposition cutoff: before searching any child, look each one up in the
 //! table; a child already known to be bad enough for the opponent cuts at once.
 
-use super::Search;
 use super::account::Event;
 use super::endgame::MoveList;
+use super::state::Search;
 
 impl Search<'_> {
     /// `Some((score, move))` when a child (of a node with `n` empties) has a stored upper

@@ -1,10 +1,10 @@
 //! Depth-limited alpha-beta with the pattern evaluation at the leaves: the shallow searches
 //! that order deep endgame moves, probe for multi-probcut and label training positions.
 
-use super::Search;
 use super::account::Band;
 use super::entry::{Entries, with_kernels};
 use super::ordering::fastest_first;
+use super::state::Search;
 use crate::board::{Bitboard, Board, Square};
 use crate::eval::pattern::{FEATURES, features};
 use crate::eval::{Evaluator, FeatureState, UNITS_PER_DISC};

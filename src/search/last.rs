@@ -5,9 +5,9 @@
 //! quadrant (odd parity) are tried first. With 3 and 4 empties the stability cutoff is
 //! tried first, as in the bands above (see `STABILITY_ALPHA_MIN`).
 
-use super::Search;
 use super::account::Band;
 use super::entry::Entries;
+use super::state::Search;
 use crate::board::moves::NEIGHBOURS;
 use crate::board::{Board, Square};
 

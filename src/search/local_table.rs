@@ -22,9 +22,9 @@
 //! Measured against the 32-byte entries at the same 256 KB, FFO 40-49 one thread:
 //! see `settings::LOCAL_TABLE_KB`.
 
-use super::TranspositionTable;
 use super::level::Level;
 use super::table_memory::{Zeroable, ZeroedSlice, prefetch};
+use super::tt::TranspositionTable;
 use super::tt::{NO_MOVE, TtHit, bounds, data, hit, merge, victim_rank};
 use crate::board::key::board_key;
 use crate::board::{Board, Square};

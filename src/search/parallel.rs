@@ -45,25 +45,14 @@
 //! sees only the deeper nodes' traffic, which is what lets it be shared by many threads
 //! without its cache lines moving between cores at every small node.
 
-use super::Search;
 use super::endgame::Move;
 use super::level::Level;
+use super::options::SearchOptions;
+use super::split_point::SplitPoint;
+use super::state::Search;
+use super::tt::TranspositionTable;
 use crate::settings::SPLIT_MIN_EMPTIES;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
-
-/// A node whose younger siblings are being searched by several threads.
-pub(crate) struct SplitPoint<'p> {
-    /// The split point the owner of this one works for, if any.
-    parent: Option<&'p SplitPoint<'p>>,
-    /// A sibling reached beta: the others are wasted work.
-    cutoff: AtomicBool,
-    /// A helper reached the deadline: the node's result is incomplete.
-    timed_out: AtomicBool,
-    /// Index of the next sibling to hand out.
-    next: AtomicUsize,
-    /// Nodes searched by the helpers.
-    nodes: AtomicU64,
-}
 
 const NO_BEST: i32 = 0;
 
@@ -74,21 +63,6 @@ fn pack(score: i32, sq: u8) -> i32 {
 
 fn unpack(p: i32) -> (i32, u8) {
     ((p >> 8) - 128, (p & 0xFF) as u8)
-}
-
-impl SplitPoint<'_> {
-    /// True when this split point or one above it no longer needs its siblings' results.
-    #[inline]
-    pub(crate) fn cancelled(&self) -> bool {
-        let mut sp = Some(self);
-        while let Some(p) = sp {
-            if p.cutoff.load(Relaxed) || p.timed_out.load(Relaxed) {
-                return true;
-            }
-            sp = p.parent;
-        }
-        false
-    }
 }
 
 impl<'a> Search<'a> {
@@ -185,8 +159,8 @@ impl<'a> Search<'a> {
 
 /// What a helper's own search is built from.
 struct HelperSettings<'a> {
-    tt: &'a super::TranspositionTable,
-    options: &'a super::SearchOptions,
+    tt: &'a TranspositionTable,
+    options: &'a SearchOptions,
     level: Level,
     deadline: Option<std::time::Instant>,
     abort: Option<&'a std::sync::atomic::AtomicBool>,

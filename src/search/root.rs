@@ -5,8 +5,9 @@ use super::answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, TimedO
 use super::endgame::{MoveList, scored_moves, select_next};
 use super::level::Level;
 use super::start_error::StartError;
+use super::state::Search;
 use super::threads::{cores, search_threads};
-use super::{Search, SearchOptions, TranspositionTable, local_table};
+use super::{SearchOptions, TranspositionTable, local_table};
 use crate::board::kernels::Portable;
 use crate::board::{Board, Square};
 use crate::settings::{

@@ -2,8 +2,8 @@
 //! which gives the stability cutoff (fail low when even keeping everything else cannot
 //! reach alpha).
 
-use super::Search;
 use super::account::Event;
+use super::state::Search;
 use crate::board::Board;
 use crate::settings::STABILITY_ALPHA_MIN;
 use std::sync::LazyLock;

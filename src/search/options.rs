@@ -1,0 +1,88 @@
+//! The search's switches: what a search may use (table, ETC, stability, the evaluation,
+//! kernels) and how selective it is. Turning a switch off never changes a score.
+
+use super::level::{Level, ProbcutT};
+use crate::board::kernels::Isa;
+use crate::eval::Evaluator;
+
+/// Switches that change search behaviour, for measuring their effect. Every one is on
+/// by default; turning one off never changes a score, only the work done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Enhanced transposition cutoff.
+    pub etc: bool,
+    /// Stability cutoff.
+    pub stability: bool,
+    /// Probe and store the transposition table (off: no ETC either).
+    pub tt: bool,
+    /// The narrow first-guess search before exact solves of many empties.
+    pub first_guess: bool,
+    /// The evaluation ordering deep moves and predicting for multi-probcut (none:
+    /// fastest-first only, no probcut).
+    pub eval: EvalRef,
+    /// Selectivity: exact, or a multi-probcut level, whose pass gives a probable answer.
+    /// The narrow level is only the first guess of an exact solve; asked for here it
+    /// solves exactly.
+    pub selectivity: Level,
+    /// Find every best move (ties): each other root move is proven to reach the score or
+    /// to fall short. Off, the solve proves the score and the best moves it met on the way
+    /// (at least one), as the published engines do. Ties can cost far more than the score:
+    /// at a wipe-out every other move needs its own proof that it falls short (FFO #59,
+    /// +64: 5.5 G nodes with ties, a few million without).
+    pub ties: bool,
+    /// The move generation kernels the search runs on: a set this CPU has. Default
+    /// [`Isa::chosen`]; never changes a score or a node count, only the time.
+    pub kernels: Isa,
+    /// A width for the pass of the level asked for (`selectivity`) in place of the
+    /// level's own (other passes keep theirs): for choosing widths by measurement.
+    pub probcut_t: Option<ProbcutT>,
+}
+
+/// A shared evaluation, or none. Compared by identity: two options are equal when they
+/// use the same loaded weights.
+#[derive(Clone, Default)]
+pub struct EvalRef(pub Option<std::sync::Arc<Evaluator>>);
+
+impl EvalRef {
+    /// The shipped weights, or none when they cannot be used (see [`Evaluator::shipped`]).
+    pub fn shipped() -> EvalRef {
+        EvalRef(Evaluator::shipped_shared().ok().cloned())
+    }
+}
+
+impl PartialEq for EvalRef {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for EvalRef {}
+
+impl std::fmt::Debug for EvalRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Some(e) => write!(f, "EvalRef({:08x})", e.checksum()),
+            None => f.write_str("EvalRef(none)"),
+        }
+    }
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            etc: true,
+            stability: true,
+            tt: true,
+            first_guess: true,
+            eval: EvalRef::shipped(),
+            selectivity: Level::EXACT,
+            ties: false,
+            kernels: Isa::chosen(),
+            probcut_t: None,
+        }
+    }
+}

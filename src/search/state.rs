@@ -1,0 +1,149 @@
+//! One thread's search state: the tables it uses, its node count, its options and level,
+//! and when it must stop. The band files add its search methods.
+
+use super::account::{Band, Counts};
+use super::level::Level;
+use super::local_table::LocalTable;
+use super::options::SearchOptions;
+use super::split_point::SplitPoint;
+use super::tables::Table;
+use super::tt::TranspositionTable;
+use crate::board::Board;
+use crate::eval::Evaluator;
+use crate::settings::{LOCAL_SMALL_MAX_EMPTIES, LOCAL_TABLE_MAX_EMPTIES, STOP_CHECK_INTERVAL};
+
+/// One thread's search: the shared table, its node count and options.
+pub(crate) struct Search<'a> {
+    pub(crate) tt: &'a TranspositionTable,
+    /// This thread's small table for nodes of few empties (`local_table.rs`); none when
+    /// the search uses no table.
+    local: Option<LocalTable>,
+    /// Threads that search the younger moves of one split node together (1: no
+    /// splitting; see `parallel.rs`).
+    pub(crate) split_workers: usize,
+    /// The innermost split point this search works for, if it is a helper: its siblings'
+    /// cutoffs make it give up.
+    pub(crate) split: Option<&'a SplitPoint<'a>>,
+    pub(crate) nodes: u64,
+    /// Nodes per band, counted only with the `account` feature.
+    pub(crate) counts: Counts,
+    pub(crate) options: &'a SearchOptions,
+    /// Trust level of this search's results (exact unless selective).
+    pub(crate) level: Level,
+    /// When to give up, if ever.
+    pub(crate) deadline: Option<std::time::Instant>,
+    /// Set by another thread to make the search give up (e.g. a batch whose output
+    /// failed); looked at with the clock.
+    pub(crate) abort: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Node count at which to look at the clock next (never without a deadline or abort
+    /// flag, so that plain searches do exactly the same work as before).
+    next_stop_check: u64,
+    /// Set once the search must give up (deadline, or a cutoff at a split point above):
+    /// every search returns at once, storing nothing.
+    pub(crate) stopped: bool,
+    /// Set when the deadline passed or the abort flag was set (as opposed to a cancelled
+    /// helper).
+    pub(crate) timed_out: bool,
+    /// Fitting the probcut error model: one board in `rate` (by a hash of the board) of
+    /// those where probcut is tried is recorded here. None in every real search.
+    pub(crate) probcut_samples: Option<(u64, Vec<Board>)>,
+}
+
+impl<'a> Search<'a> {
+    pub(crate) fn new(tt: &'a TranspositionTable, options: &'a SearchOptions) -> Self {
+        Search {
+            tt,
+            local: options.tt.then(|| LocalTable::of_this_thread(tt)),
+            split_workers: 1,
+            split: None,
+            nodes: 0,
+            counts: Counts::default(),
+            options,
+            level: Level::EXACT,
+            deadline: None,
+            abort: None,
+            next_stop_check: u64::MAX,
+            stopped: false,
+            timed_out: false,
+            probcut_samples: None,
+        }
+    }
+
+    /// The evaluation ordering deep moves and predicting for probcut, if any. Borrowed
+    /// from the options for the whole search, so that the search can use it while it
+    /// changes itself.
+    #[inline]
+    pub(crate) fn eval(&self) -> Option<&'a Evaluator> {
+        self.options.eval.0.as_deref()
+    }
+
+    /// The table for boards of `n` empties: this thread's small local table up to
+    /// `LOCAL_SMALL_MAX_EMPTIES`, its large one up to `LOCAL_TABLE_MAX_EMPTIES`, the
+    /// shared one above.
+    #[inline(always)]
+    pub(crate) fn table(&self, n: u32) -> Table<'_> {
+        match &self.local {
+            Some(local) if n <= LOCAL_SMALL_MAX_EMPTIES => Table::Local(&local.get().small),
+            Some(local) if n <= LOCAL_TABLE_MAX_EMPTIES => Table::Local(&local.get().large),
+            _ => Table::Shared(self.tt),
+        }
+    }
+
+    /// True when boards of `n` empties use a table that stays in the core's cache, where
+    /// a prefetch only queues behind the loads it would hide (see `search_rest`).
+    #[inline]
+    pub(crate) fn uses_cached_table(&self, n: u32) -> bool {
+        self.local.is_some() && n <= LOCAL_SMALL_MAX_EMPTIES
+    }
+
+    /// True when boards of `n` empties use this thread's local table.
+    #[inline]
+    pub(crate) fn uses_local_table(&self, n: u32) -> bool {
+        self.local.is_some() && n <= LOCAL_TABLE_MAX_EMPTIES
+    }
+
+    /// Counts one node of `band`.
+    #[inline(always)]
+    pub(crate) fn count_node(&mut self, band: Band) {
+        self.nodes += 1;
+        self.counts.add(band, 1);
+    }
+
+    /// Gives up searching at `deadline`.
+    pub(crate) fn set_deadline(&mut self, deadline: std::time::Instant) {
+        self.deadline = Some(deadline);
+        self.next_stop_check = self.nodes;
+    }
+
+    /// Gives up searching once `flag` is set.
+    pub(crate) fn set_abort(&mut self, flag: &'a std::sync::atomic::AtomicBool) {
+        self.abort = Some(flag);
+        self.next_stop_check = self.nodes;
+    }
+
+    /// True when the search must stop: a sibling of a split point above it cut off, the
+    /// deadline passed or the abort flag was set (both looked at every few thousand nodes;
+    /// an abort counts as a timeout, which stops the helpers too).
+    #[inline]
+    pub(crate) fn should_stop(&mut self) -> bool {
+        if let Some(sp) = self.split
+            && sp.cancelled()
+        {
+            self.stopped = true;
+        }
+        if self.nodes >= self.next_stop_check {
+            self.next_stop_check = self.nodes + STOP_CHECK_INTERVAL;
+            if self
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+                || self
+                    .abort
+                    .is_some_and(|a| a.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                self.stopped = true;
+                self.timed_out = true;
+            }
+        }
+        self.stopped
+    }
+}
