@@ -5,80 +5,16 @@
 use super::account::{Band, Event};
 use super::entry::Entries;
 use super::level::Level;
-use super::ordering::{fastest_first_with, odd_quadrants};
+use super::move_list::{Move, MoveList, NO_EVAL, select_next};
+use super::ordering::scored_moves;
 use super::state::Search;
-use super::tables::Table;
-use crate::board::kernels::Kernels;
-use crate::board::{Bitboard, Board, Square};
+use crate::board::{Board, Square};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{
     ETC_MIN_EMPTIES, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_EVAL_MARGIN,
-    ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_PVS_MARGIN, ORDER_EVAL_WEIGHT, ORDER_FULL_MIN_EMPTIES,
-    SPLIT_CUT_MARGIN, SPLIT_ELDERS, mpc_depth, mpc_error, order_eval_depth,
+    ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_PVS_MARGIN, ORDER_EVAL_WEIGHT, SPLIT_CUT_MARGIN,
+    SPLIT_ELDERS, mpc_depth, mpc_error, order_eval_depth,
 };
-use arrayvec::ArrayVec;
-
-/// A candidate move with its resulting board and ordering score.
-#[derive(Clone, Copy)]
-pub(crate) struct Move {
-    pub sq: u8,
-    pub child: Board,
-    /// The child's legal moves (its side to move's), computed for the ordering and
-    /// handed to the child's search, which would otherwise compute them again.
-    pub moves: u64,
-    pub score: i32,
-    /// The shallow evaluation search's value of the move for the side to move, in
-    /// evaluation units (a fail-soft upper bound when low, or when more than
-    /// `ORDER_EVAL_PVS_MARGIN` below the best move's), or `NO_EVAL`.
-    pub eval: i16,
-}
-
-/// [`Move::eval`] of a move the evaluation ordering did not search.
-pub(crate) const NO_EVAL: i16 = i16::MIN;
-
-/// Moves of one node (at most one per empty square).
-pub(crate) type MoveList = ArrayVec<Move, 64>;
-
-/// Fills `list` (empty) with the scored moves of `b` (which has legal `moves`),
-/// prefetching the children's buckets in `prefetch`. The caller owns the list: returning
-/// one by value copied its 1.5 KB at every node (3.5 % of the time, perf on FFO #50).
-#[inline(always)]
-pub(crate) fn scored_moves<K: Kernels>(
-    b: &Board,
-    moves: u64,
-    tt_move: Option<Square>,
-    prefetch: Option<Table<'_>>,
-    list: &mut MoveList,
-) {
-    let light = b.empty_count() < ORDER_FULL_MIN_EMPTIES;
-    let odd = odd_quadrants(b.empty());
-    for sq in Bitboard(moves) {
-        let child = b.play_with_flips(sq, K::flips(b.player, b.opponent, sq));
-        if let Some(tt) = prefetch {
-            tt.prefetch(&child);
-        }
-        let child_moves = K::legal_moves(child.player, child.opponent);
-        list.push(Move {
-            sq: sq.index() as u8,
-            child,
-            moves: child_moves,
-            score: fastest_first_with(&child, child_moves, sq, odd, tt_move, light),
-            eval: NO_EVAL,
-        });
-    }
-}
-
-/// Moves the best-scored move of `list[i..]` to position `i`.
-#[inline]
-pub(crate) fn select_next(list: &mut MoveList, i: usize) {
-    let mut best = i;
-    for j in i + 1..list.len() {
-        if list[j].score > list[best].score {
-            best = j;
-        }
-    }
-    list.swap(i, best);
-}
 
 /// True when the evaluation ordering found a move of `moves` that may reach `alpha`
 /// (within `SPLIT_CUT_MARGIN`): the node may yet cut, and a helper searching its other

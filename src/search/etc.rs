@@ -2,7 +2,7 @@
 //! table; a child already known to be bad enough for the opponent cuts at once.
 
 use super::account::Event;
-use super::endgame::MoveList;
+use super::move_list::MoveList;
 use super::state::Search;
 
 impl Search<'_> {

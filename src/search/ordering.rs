@@ -1,11 +1,15 @@
-//! Move ordering: parity, square classes and fastest-first.
+//! Move ordering: parity, square classes and fastest-first, and the scored move list of a
+//! node.
 
+use super::move_list::{Move, MoveList, NO_EVAL};
 use super::stability::edge_stable;
+use super::tables::Table;
 use crate::board::kernels::Kernels;
-use crate::board::{Board, Square};
+use crate::board::{Bitboard, Board, Square};
 use crate::settings::{
-    ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT, ORDER_SQUARE_CLASS_VALUES,
-    ORDER_SQUARE_WEIGHT, ORDER_STABLE_EDGE_WEIGHT, ORDER_TT_MOVE_BONUS, ORDER_WIPEOUT_BONUS,
+    ORDER_FULL_MIN_EMPTIES, ORDER_MOBILITY_WEIGHT, ORDER_PARITY_BONUS, ORDER_POTENTIAL_WEIGHT,
+    ORDER_SQUARE_CLASS_VALUES, ORDER_SQUARE_WEIGHT, ORDER_STABLE_EDGE_WEIGHT, ORDER_TT_MOVE_BONUS,
+    ORDER_WIPEOUT_BONUS,
 };
 
 /// a1, h1, a8, h8.
@@ -125,4 +129,33 @@ pub fn fastest_first_with(
         s += ORDER_PARITY_BONUS;
     }
     s
+}
+
+/// Fills `list` (empty) with the scored moves of `b` (which has legal `moves`),
+/// prefetching the children's buckets in `prefetch`. The caller owns the list: returning
+/// one by value copied its 1.5 KB at every node (3.5 % of the time, perf on FFO #50).
+#[inline(always)]
+pub(crate) fn scored_moves<K: Kernels>(
+    b: &Board,
+    moves: u64,
+    tt_move: Option<Square>,
+    prefetch: Option<Table<'_>>,
+    list: &mut MoveList,
+) {
+    let light = b.empty_count() < ORDER_FULL_MIN_EMPTIES;
+    let odd = odd_quadrants(b.empty());
+    for sq in Bitboard(moves) {
+        let child = b.play_with_flips(sq, K::flips(b.player, b.opponent, sq));
+        if let Some(tt) = prefetch {
+            tt.prefetch(&child);
+        }
+        let child_moves = K::legal_moves(child.player, child.opponent);
+        list.push(Move {
+            sq: sq.index() as u8,
+            child,
+            moves: child_moves,
+            score: fastest_first_with(&child, child_moves, sq, odd, tt_move, light),
+            eval: NO_EVAL,
+        });
+    }
 }

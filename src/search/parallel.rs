@@ -45,8 +45,8 @@
 //! sees only the deeper nodes' traffic, which is what lets it be shared by many threads
 //! without its cache lines moving between cores at every small node.
 
-use super::endgame::Move;
 use super::level::Level;
+use super::move_list::Move;
 use super::options::SearchOptions;
 use super::split_point::SplitPoint;
 use super::state::Search;

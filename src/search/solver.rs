@@ -1,0 +1,272 @@
+//! The solver: its table, its thread pool and the public ways to solve.
+
+use super::answer::{Mode, PassReport, SolveResult, TimedOut};
+use super::level::Level;
+use super::local_table;
+use super::options::SearchOptions;
+use super::passes::{Passes, settled, solve_root};
+use super::start_error::StartError;
+use super::state::Search;
+use super::threads::{cores, search_threads};
+use super::tt::TranspositionTable;
+use crate::board::Board;
+use crate::settings::{DEFAULT_HASH_MB, LOCAL_TABLE_KB};
+use std::time::{Duration, Instant};
+
+/// Solver settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverOptions {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search switches.
+    pub search: SearchOptions,
+    /// Search threads sharing the table. 1 searches on the calling thread, in a
+    /// deterministic order (node counts repeat exactly); more use Young Brothers Wait
+    /// splitting on a pool of this many threads, but no more than the cores the process
+    /// may use unless `oversubscribe` is set. Scores and best moves never depend on it.
+    pub threads: usize,
+    /// Run every requested thread even beyond the cores. Slower: the threads take turns on
+    /// the cores, and each searches speculative moves the others would have made
+    /// unnecessary (FFO 40-49, 8 threads on 2 cores against 2 threads: +40 % nodes, x1.40
+    /// time). For tests and measurements.
+    pub oversubscribe: bool,
+}
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions {
+            hash_mb: DEFAULT_HASH_MB,
+            search: SearchOptions::default(),
+            threads: 1,
+            oversubscribe: false,
+        }
+    }
+}
+
+/// Stack of each pool thread: a waiting thread runs stolen subtrees on top of its own, so
+/// recursion can nest several searches deep. Only touched pages cost memory.
+const POOL_STACK_BYTES: usize = 64 << 20;
+
+/// Solves positions; owns the transposition table, which persists between solves
+/// until [`Solver::clear`], and the thread pool when there is more than one thread.
+pub struct Solver {
+    tt: TranspositionTable,
+    options: SolverOptions,
+    pool: Option<rayon::ThreadPool>,
+    /// Threads working on one split node: the pool's, but no more than the cores.
+    split_workers: usize,
+    /// When set, every solve gives up as if its time limit had passed.
+    abort: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Solver {
+    /// A solver with a table of `options.hash_mb` MB and
+    /// [`search_threads`]`(options.threads, options.oversubscribe)` threads.
+    /// Panics if the system cannot start the threads or map the tables; commands use
+    /// [`Solver::try_new`], which says why instead.
+    pub fn new(options: SolverOptions) -> Solver {
+        Solver::try_new(options).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// As [`Solver::new`], or why the system refused the threads or the tables' memory.
+    /// Every thread's local table is made here, so a solve cannot run out of it later.
+    pub fn try_new(options: SolverOptions) -> Result<Solver, StartError> {
+        super::stability::init();
+        let threads = search_threads(options.threads, options.oversubscribe);
+        let pool = match threads {
+            1 => None,
+            _ => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .stack_size(POOL_STACK_BYTES)
+                    .thread_name(|i| format!("finale-search-{i}"))
+                    .build()
+                    .map_err(|e| StartError::Threads {
+                        threads,
+                        why: e.to_string(),
+                    })?,
+            ),
+        };
+        let local = |source| StartError::LocalTable {
+            kb: LOCAL_TABLE_KB,
+            threads,
+            source,
+        };
+        local_table::prepare().map_err(local)?;
+        if let Some(pool) = &pool {
+            pool.broadcast(|_| local_table::prepare())
+                .into_iter()
+                .collect::<std::io::Result<()>>()
+                .map_err(local)?;
+        }
+        let tt =
+            TranspositionTable::try_new(options.hash_mb).map_err(|source| StartError::Table {
+                mb: options.hash_mb,
+                source,
+            })?;
+        Ok(Solver {
+            tt,
+            options: SolverOptions { threads, ..options },
+            pool,
+            split_workers: threads.min(cores()),
+            abort: None,
+        })
+    }
+
+    /// Makes every later solve give up within a few thousand nodes of `flag` being set
+    /// (by another thread), returning as [`Solver::solve_within`] does at a time limit.
+    /// Searches without a flag do exactly the same work as before.
+    pub fn set_abort(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.abort = Some(flag);
+    }
+
+    /// Threads searching (see [`search_threads`]).
+    pub fn threads(&self) -> usize {
+        self.options.threads
+    }
+
+    /// Runs `f` on a fresh search: on the pool when there is one, else right here.
+    fn run<R: Send>(
+        &self,
+        deadline: Option<Instant>,
+        f: impl FnOnce(&mut Search) -> R + Send,
+    ) -> (R, u64, bool) {
+        let go = || {
+            let mut s = Search::new(&self.tt, &self.options.search);
+            s.split_workers = self.split_workers;
+            if let Some(d) = deadline {
+                s.set_deadline(d);
+            }
+            if let Some(a) = &self.abort {
+                s.set_abort(a);
+            }
+            let r = f(&mut s);
+            (r, s.nodes, s.stopped)
+        };
+        match &self.pool {
+            Some(pool) => pool.install(go),
+            None => go(),
+        }
+    }
+
+    /// The move generation kernels the solves run on.
+    pub fn kernels(&self) -> crate::board::kernels::Isa {
+        self.options.search.kernels
+    }
+
+    /// Changes the search switches of the next solves (the table and threads stay).
+    pub fn set_search(&mut self, search: SearchOptions) {
+        self.options.search = search;
+    }
+
+    /// Forgets everything learnt so that the next solve's node count is reproducible.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The fail-soft value of `board` within (`alpha`, `beta`) and the nodes searched,
+    /// without the root's per-move bookkeeping or principal variation: a null-window
+    /// test, or a kernel to benchmark.
+    pub fn search(&mut self, board: Board, alpha: i32, beta: i32) -> (i32, u64) {
+        let (v, nodes, _) = self.run(None, |s| s.search(board, alpha, beta, board.empty_count()));
+        (v, nodes)
+    }
+
+    /// Whether the exact value of `board` (side to move first) is at least `score`: one
+    /// exact null-window search, much cheaper than a solve. `None` when the abort flag
+    /// ([`Solver::set_abort`]) stopped it.
+    pub fn reaches(&mut self, board: Board, score: i32) -> Option<bool> {
+        self.tt.new_search();
+        let (v, _, stopped) = self.run(None, |s| {
+            s.level = Level::EXACT;
+            s.search(board, score - 1, score, board.empty_count())
+        });
+        (!stopped).then_some(v >= score)
+    }
+
+    /// Solves `board` (side to move first) in `mode`. Panics if the abort flag
+    /// ([`Solver::set_abort`]) stops it: a solver with one uses [`Solver::solve_within`].
+    pub fn solve(&mut self, board: Board, mode: Mode) -> SolveResult {
+        match self.solve_within(board, mode, None) {
+            Ok(r) => r,
+            Err(_) => unreachable!("a solve without a time limit or abort flag always finishes"),
+        }
+    }
+
+    /// Solves `board` exactly up to the pass at `selectivity` (the rising passes of a
+    /// probable solve) and returns the boards of about one in `rate` of the nodes where
+    /// probcut was tried: the positions whose error model matters (`finale train-mpc`).
+    pub fn probcut_nodes(&mut self, board: Board, selectivity: Level, rate: u64) -> Vec<Board> {
+        self.tt.new_search();
+        let (samples, _, _) = self.run(None, |s| {
+            s.probcut_samples = Some((rate.max(1), Vec::new()));
+            let mut none = |_: &PassReport| {};
+            let mut passes = Passes {
+                start: Instant::now(),
+                report: &mut none,
+            };
+            solve_root(s, board, Mode::Exact, selectivity, &mut passes);
+            s.probcut_samples.take().map(|(_, v)| v).unwrap_or_default()
+        });
+        samples
+    }
+
+    /// Solves `board` in `mode`, giving up after `limit` (never without one).
+    pub fn solve_within(
+        &mut self,
+        board: Board,
+        mode: Mode,
+        limit: Option<Duration>,
+    ) -> Result<SolveResult, TimedOut> {
+        self.solve_reporting(board, mode, limit, &mut |_| {})
+    }
+
+    /// [`Solver::solve_within`], handing `on_pass` each pass at the root as it finishes
+    /// (the probable passes of rising selectivity, then the exact one); a solve stopped at
+    /// the time limit keeps the last finished pass in [`TimedOut::last_pass`].
+    pub fn solve_reporting(
+        &mut self,
+        board: Board,
+        mode: Mode,
+        limit: Option<Duration>,
+        on_pass: &mut (dyn FnMut(&PassReport) + Send),
+    ) -> Result<SolveResult, TimedOut> {
+        let start = Instant::now();
+        self.tt.new_search();
+        let mut last_pass: Option<PassReport> = None;
+        // Each pass's best move and end time, to find when the final one was settled.
+        let mut bests = Vec::new();
+        let mut report = |p: &PassReport| {
+            bests.push((p.best, p.time));
+            last_pass = Some(p.clone());
+            on_pass(p);
+        };
+        let selectivity = self.options.search.selectivity;
+        let (mut result, nodes, stopped) = self.run(limit.map(|l| start + l), |s| {
+            solve_root(
+                s,
+                board,
+                mode,
+                selectivity,
+                &mut Passes {
+                    start,
+                    report: &mut report,
+                },
+            )
+        });
+        let time = start.elapsed();
+        if stopped {
+            return Err(TimedOut {
+                nodes,
+                time,
+                last_pass,
+            });
+        }
+        result.nodes = nodes;
+        result.time = time;
+        if result.best_found.is_none() {
+            result.best_found = Some(settled(&bests, &result.best_moves, time));
+        }
+        Ok(result)
+    }
+}
