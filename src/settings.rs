@@ -218,7 +218,7 @@ pub const fn order_eval_depth(n: u32) -> u32 {
 pub const ORDER_EVAL_PVS_MARGIN: i32 = 2;
 
 /// Multi-probcut selectivity levels: the percent reported and the number of standard
-/// deviations t of the shallow search's error (see [`mpc_error`]) beyond the window that
+/// deviations t of the shallow search's error (see [`mpc_error`](crate::search::mpc_error)) beyond the window that
 /// cuts. [`crate::search::Level::probcut`]`(k)` is `MPC_LEVELS[k]`.
 /// A level is a promise about answers, not about one cut: many cuts bear on the root, so
 /// t = 2 (95 % per cut) gave an exact score on only half of the positions. t was scanned
@@ -298,18 +298,6 @@ pub const MPC_MODEL_MAX_EMPTIES: u32 = 28;
 /// The deepest shallow search of the cells [`MPC_MEAN`] was fitted on; deeper ones (40+
 /// empties) take its sigma.
 pub const MPC_MODEL_MAX_DEPTH: u32 = 7;
-/// The error model at `n` empties: (mean, sigma) in discs at the depth
-/// [`mpc_depth`]`(n)` (see [`MPC_MEAN`]).
-pub fn mpc_error(n: u32) -> (f32, f32) {
-    let depth = mpc_depth(n);
-    let d = depth.min(MPC_MODEL_MAX_DEPTH) as f32;
-    let m = n.min(MPC_MODEL_MAX_EMPTIES) as f32;
-    let odd = (depth % 2) as f32;
-    (
-        MPC_MEAN[0] + MPC_MEAN[1] * m + MPC_MEAN[2] * odd,
-        MPC_SIGMA[0] + MPC_SIGMA[1] * m + MPC_SIGMA[2] * d,
-    )
-}
 /// Exact solves of at least this many empties first run a quick pass at
 /// [`MPC_GUESS_LEVEL`], whose score is the first guess of the exact pass and whose table
 /// entries give it best moves first.

@@ -10,7 +10,7 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// The exact final disc difference and a move reaching it (every such move when
-    /// [`SearchOptions::ties`](super::SearchOptions) is set).
+    /// [`SearchOptions::ties`](super::SearchOptions::ties)(super::SearchOptions) is set).
     Exact,
     /// Only win, draw or loss (score -1, 0 or +1) and a move reaching it (every such move
     /// with ties).
@@ -67,7 +67,7 @@ pub struct SolveResult {
     /// Wld: -1 (loss), 0 (draw) or +1 (win).
     pub score: i32,
     /// Moves proven to reach `score`, in search order: every one with
-    /// [`SearchOptions::ties`], else those the search met (at least one). Empty when the
+    /// [`SearchOptions::ties`](super::SearchOptions::ties), else those the search met (at least one). Empty when the
     /// side to move must pass or the game is over.
     pub best_moves: Vec<Square>,
     /// Mode all: the exact score of every legal move, best first.
@@ -79,7 +79,7 @@ pub struct SolveResult {
     /// Wall time.
     pub time: Duration,
     /// Selectivity reached: exact, or the multi-probcut level of a probable answer (see
-    /// [`SearchOptions::selectivity`]).
+    /// [`SearchOptions::selectivity`](super::SearchOptions::selectivity)).
     pub selectivity: Level,
     /// Time from the start until the best move was settled: the end of the first pass
     /// from which on every pass chose one of `best_moves` (the whole time when no earlier

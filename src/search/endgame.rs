@@ -13,7 +13,7 @@ use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{
     ETC_MIN_EMPTIES, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_EVAL_MARGIN,
     ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_PVS_MARGIN, ORDER_EVAL_WEIGHT, SPLIT_CUT_MARGIN,
-    SPLIT_ELDERS, mpc_depth, mpc_error, order_eval_depth,
+    SPLIT_ELDERS, order_eval_depth,
 };
 
 /// True when the evaluation ordering found a move of `moves` that may reach `alpha`
@@ -28,55 +28,6 @@ fn likely_cut(moves: &[Move], alpha: i32) -> bool {
 }
 
 impl Search<'_> {
-    /// Multi-probcut: a shallow search predicts the exact score; when the prediction lies
-    /// beyond the window by more than the level's t standard deviations of its error, the
-    /// node is taken to fail there.
-    #[inline(always)]
-    fn probcut<K: Entries>(
-        &mut self,
-        eval: &Evaluator,
-        b: &Board,
-        alpha: i32,
-        beta: i32,
-        n: u32,
-    ) -> Option<i32> {
-        if let Some((rate, v)) = &mut self.probcut_samples
-            && b.hash64().is_multiple_of(*rate)
-        {
-            v.push(*b);
-        }
-        let d = mpc_depth(n);
-        let t = match self.options.probcut_t {
-            Some(t) if self.level == self.options.selectivity => t.sigmas(),
-            _ => self
-                .level
-                .probcut_sigmas()
-                .expect("probcut runs at a multi-probcut level"),
-        };
-        // The shallow value less its mean error predicts the exact score; a cut needs the
-        // prediction t standard deviations beyond the window.
-        let (mean, sigma) = mpc_error(n);
-        let offset = (mean * UNITS_PER_DISC as f32).round() as i32;
-        let margin = (t * sigma * UNITS_PER_DISC as f32) as i32;
-        if beta < 64 {
-            let bound = beta * UNITS_PER_DISC + offset + margin;
-            if bound < 64 * UNITS_PER_DISC
-                && self.search_evaluated_in::<K>(eval, *b, bound - 1, bound, d) >= bound
-            {
-                return Some(beta);
-            }
-        }
-        if alpha > -64 {
-            let bound = alpha * UNITS_PER_DISC + offset - margin;
-            if bound > -64 * UNITS_PER_DISC
-                && self.search_evaluated_in::<K>(eval, *b, bound, bound + 1, d) <= bound
-            {
-                return Some(alpha);
-            }
-        }
-        None
-    }
-
     /// Adds to each move's fastest-first score the value of a shallow evaluation search of
     /// its child (deeper for more empties). The window starts `ORDER_EVAL_MARGIN` below
     /// alpha: a move that bad only needs to be known bad, which a null-window refutation

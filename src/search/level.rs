@@ -140,40 +140,6 @@ impl Level {
     }
 }
 
-/// A multi-probcut width in standard deviations of the error model, given in place of a
-/// level's own (`--probcut-t`), for measuring other widths with `finale calibrate` or suite
-/// variants; answers keep the level's name. Compared by value.
-#[derive(Clone, Copy, Debug)]
-pub struct ProbcutT(f32);
-
-impl ProbcutT {
-    /// Reads a width as users give it: a positive number of standard deviations.
-    pub fn parse(text: &str) -> Result<ProbcutT, String> {
-        text.parse::<f32>()
-            .ok()
-            .filter(|t| t.is_finite() && *t > 0.0 && *t <= 20.0)
-            .map(ProbcutT)
-            .ok_or_else(|| {
-                format!(
-                    "'{text}': expected a width of more than 0 and at most 20 (standard deviations)"
-                )
-            })
-    }
-
-    /// The width in standard deviations.
-    pub const fn sigmas(self) -> f32 {
-        self.0
-    }
-}
-
-impl PartialEq for ProbcutT {
-    fn eq(&self, other: &ProbcutT) -> bool {
-        self.0.to_bits() == other.0.to_bits()
-    }
-}
-
-impl Eq for ProbcutT {}
-
 impl Default for Level {
     /// Exact: finale solves exactly unless asked otherwise.
     fn default() -> Level {

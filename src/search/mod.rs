@@ -25,6 +25,7 @@ mod options;
 pub mod ordering;
 mod parallel;
 mod passes;
+mod probcut;
 mod pv;
 mod root;
 mod shallow;
@@ -40,8 +41,9 @@ pub mod tt;
 
 pub use answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, TimedOut, Wld};
 pub use evaluated::{evaluated_value, evaluated_value_on};
-pub use level::{Level, ProbcutT};
+pub use level::Level;
 pub use options::{EvalRef, SearchOptions};
+pub use probcut::{ProbcutT, mpc_error};
 pub use solver::{Solver, SolverOptions};
 pub use start_error::StartError;
 pub use threads::{cores, search_threads};

@@ -1,7 +1,8 @@
 //! The search's switches: what a search may use (table, ETC, stability, the evaluation,
 //! kernels) and how selective it is. Turning a switch off never changes a score.
 
-use super::level::{Level, ProbcutT};
+use super::level::Level;
+use super::probcut::ProbcutT;
 use crate::board::kernels::Isa;
 use crate::eval::Evaluator;
 

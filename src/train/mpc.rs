@@ -295,7 +295,7 @@ fn cell(n: u32, d: u32, errs: &[f64]) -> Cell {
     }
 }
 
-/// The probcut error model of settings.rs ([`crate::settings::mpc_error`]) fitted to a
+/// The probcut error model of settings.rs ([`crate::search::mpc_error`]) fitted to a
 /// table, over every cell (each weighted by its positions), as planes in the empties n
 /// and the shallow depth d (as Edax's model is in both depths):
 /// mean = `mean[0] + mean[1] n + mean[2] [d odd]` (a search that ends after the other
