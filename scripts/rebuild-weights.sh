@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rebuilds the shipped evaluation weights (weights/eval.bin, checksum 7f48bc5d) from
-# nothing: the README's two training commands in a row.
+# nothing: the two training commands of docs/evaluation.md in a row.
 #
 #   scripts/rebuild-weights.sh [DIR]        (DIR default: the current directory)
 #

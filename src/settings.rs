@@ -15,12 +15,12 @@
 /// 5 -> 667 M nodes 31.9 s; 6 -> 786 M nodes 29.3 s;
 /// 7 -> 965 M nodes 30.8 s. FFO 40-49 alternating, 5 against 6: nodes x0.863, time x1.086
 /// (95 % CI 1.040-1.134); random-18-24 nodes: 5 -> 3.82 G, 6 -> 4.44 G, 7 -> 5.62 G
-/// (results/README.md).
+/// (results/variants/README.md).
 /// Ordering the shallow band's 5-empty nodes by fastest-first (`ordering::fastest_first`,
 /// light form) instead of parity and square class saves nodes but not time. FFO 40-49,
 /// one thread, alternating in one run: sorted 577.2 M nodes 41.8 s; parity 632.7 M
 /// 40.4 s (bench: 174.1 M against 192.6 M nodes). Held out (the first six of
-/// `results/speed/2026-11-25-heldout-22-25-seed3141.obf`, one thread, two alternating
+/// `results/speed/inputs/2026-11-25-heldout-22-25-seed3141.obf`, one thread, two alternating
 /// rounds): nodes x0.96, time x1.04. Not kept.
 pub const SHALLOW_MAX_EMPTIES: u32 = 5;
 
@@ -222,7 +222,7 @@ pub const ORDER_EVAL_PVS_MARGIN: i32 = 2;
 /// cuts. [`crate::search::Level::probcut`]`(k)` is `MPC_LEVELS[k]`.
 /// A level is a promise about answers, not about one cut: many cuts bear on the root, so
 /// t = 2 (95 % per cut) gave an exact score on only half of the positions. t was scanned
-/// over 1.0, 1.5, ..., 6.0 on the fit set (results/selectivity/fit-14-26.obf, 66 positions
+/// over 1.0, 1.5, ..., 6.0 on the fit set (results/selectivity/inputs/fit-14-26.obf, 66 positions
 /// of 14-19 and 55 of 20-24 empties; best move / exact score, 14-19 | 20-24):
 /// t 1.5 85 % / 26 % | 87 % / 16 %; 2.5 96 % / 79 % | 91 % / 66 %;
 /// 3.0 97 % / 88 % | 98 % / 89 %; 3.5 97 % / 91 % | 100 % / 95 %;
@@ -270,8 +270,8 @@ pub const fn mpc_depth(n: u32) -> u32 {
 /// MPC_MEAN[2] [d odd]`, sigma = `MPC_SIGMA[0] + MPC_SIGMA[1] n + MPC_SIGMA[2] d`.
 /// Fitted by `finale train-mpc --from-labels` (least squares over every cell of empties
 /// and depth 0-7, weighted by nodes) on fit sets only: the probcut nodes of 95 % searches
-/// of results/selectivity/fit-14-26.obf (30 per empties count, 8-22) and of 73 % searches
-/// of deep-27-32/fit-27-32.obf (19-28 empties), each labelled by an exact `finale batch`
+/// of results/selectivity/inputs/fit-14-26.obf (30 per empties count, 8-22) and of 73 % searches
+/// of results/selectivity/inputs/deep-27-32/fit-27-32.obf (19-28 empties), each labelled by an exact `finale batch`
 /// (results/selectivity/deep-27-32/, its README has the commands and the residuals).
 /// What the planes see that the model before them (mean by parity of n, sigma a line in n
 /// held above 22 empties) missed: the shallow search errs low by about 3 discs more at

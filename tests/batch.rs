@@ -1410,7 +1410,7 @@ fn batch_errors_are_types_a_caller_can_match() {
     );
 }
 
-/// The batch header as the README documents it: the suite's columns, then the batch's.
+/// The batch header as docs/csv-columns.md documents it: the suite's columns, then the batch's.
 const BATCH_HEADER: &str = "index,file,empties,side,mode,score,best_moves,expected_score,\
                             expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,\
                             profile,move_scores,key,board,variant,repeat,selectivity,\

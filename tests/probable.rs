@@ -7,8 +7,8 @@ mod common;
 use finale::board::parse_obf_line;
 use finale::search::{Level, Mode, PassReport, SearchOptions, Solver, SolverOptions};
 
-/// Positions of `results/selectivity/heldout-14-26.obf` (`finale generate --play eval
-/// --seed 2002`) whose 73 % pass settled on an odd score before the root tightened odd
+/// Positions of `results/selectivity/inputs/heldout-14-26.obf` (`finale generate --play
+/// eval --seed 2002`) whose 73 % pass settled on an odd score before the root tightened odd
 /// bounds (d8176d3: +27, +17, -3, -5, -19, -19, -1, +11, -7).
 const ODD_BEFORE: [&str; 9] = [
     "--XO-OOO--XOOO--OXXOXOOOOXXXXXXO-XXXOOXOXXXXXXXX---XXX----XX---- O",
