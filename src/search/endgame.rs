@@ -1,74 +1,23 @@
 //! The endgame band (more than `SHALLOW_MAX_EMPTIES` empties): transposition table,
 //! stability cutoff, enhanced transposition cutoff, fastest-first ordering and
 //! principal variation search.
+//!
+//! Every step is its own function, always inlined into the band's entry of a kernel set
+//! (`entry.rs`), so the split costs nothing at run time.
 
 use super::account::{Band, Event};
 use super::entry::Entries;
 use super::level::Level;
-use super::move_list::{Move, MoveList, NO_EVAL, select_next};
+use super::move_list::{Move, MoveList, select_next};
 use super::ordering::scored_moves;
 use super::state::Search;
 use crate::board::{Board, Square};
-use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{
-    ETC_MIN_EMPTIES, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_EVAL_MARGIN,
-    ORDER_EVAL_MIN_EMPTIES, ORDER_EVAL_PVS_MARGIN, ORDER_EVAL_WEIGHT, SPLIT_CUT_MARGIN,
-    SPLIT_ELDERS, order_eval_depth,
+    ETC_MIN_EMPTIES, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_EVAL_MIN_EMPTIES,
 };
-
-/// True when the evaluation ordering found a move of `moves` that may reach `alpha`
-/// (within `SPLIT_CUT_MARGIN`): the node may yet cut, and a helper searching its other
-/// moves meanwhile would likely waste its work.
-#[inline]
-fn likely_cut(moves: &[Move], alpha: i32) -> bool {
-    let threshold = (alpha - SPLIT_CUT_MARGIN) * UNITS_PER_DISC;
-    moves
-        .iter()
-        .any(|m| m.eval != NO_EVAL && m.eval as i32 >= threshold)
-}
+use std::ops::ControlFlow::{self, Break, Continue};
 
 impl Search<'_> {
-    /// Adds to each move's fastest-first score the value of a shallow evaluation search of
-    /// its child (deeper for more empties). The window starts `ORDER_EVAL_MARGIN` below
-    /// alpha: a move that bad only needs to be known bad, which a null-window refutation
-    /// shows at a fraction of the cost. The children go most promising first (by
-    /// fastest-first), and once one has a value, the others are first asked by a null
-    /// window whether they come within `ORDER_EVAL_PVS_MARGIN` of the best so far: only
-    /// those need their exact value; the upper bound ranks the rest, which matter only
-    /// when the first move fails to cut (1-3 % of cut nodes).
-    #[inline(always)]
-    fn order_by_eval<K: Entries>(
-        &mut self,
-        eval: &Evaluator,
-        list: &mut MoveList,
-        n: u32,
-        alpha: i32,
-    ) {
-        let depth = order_eval_depth(n);
-        let floor = ((alpha - ORDER_EVAL_MARGIN) * UNITS_PER_DISC).max(-64 * UNITS_PER_DISC);
-        list.sort_unstable_by_key(|m| -m.score);
-        let mut best = floor;
-        for mv in list.iter_mut() {
-            if mv.child.player == 0 {
-                continue;
-            }
-            let v = if best == floor {
-                -self.search_evaluated_in::<K>(eval, mv.child, -i32::MAX, -floor, depth)
-            } else {
-                let bar = (best - ORDER_EVAL_PVS_MARGIN * UNITS_PER_DISC).max(floor);
-                let v = -self.search_evaluated_in::<K>(eval, mv.child, -bar - 1, -bar, depth);
-                if v > bar {
-                    -self.search_evaluated_in::<K>(eval, mv.child, -i32::MAX, -bar, depth)
-                } else {
-                    v
-                }
-            };
-            best = best.max(v);
-            mv.score += v * ORDER_EVAL_WEIGHT;
-            mv.eval = v.clamp(-i16::MAX as i32, i16::MAX as i32) as i16;
-        }
-    }
-
     /// Solves a board with `n` empties, `n > SHALLOW_MAX_EMPTIES`, whose side to move has
     /// the legal moves `moves`.
     ///
@@ -96,34 +45,12 @@ impl Search<'_> {
         if let Some(v) = self.stability_cutoff(&b, alpha, n) {
             return v;
         }
-        let (mut alpha, mut beta) = (alpha, beta);
-        let mut tt_move = None;
-        if self.options.tt {
-            self.counts.event(Event::Probe, n);
-        }
-        if let Some(h) = self.options.tt.then(|| self.table(n).probe(&b)).flatten() {
-            self.counts.event(Event::ProbeHit, n);
-            tt_move = h.best_move;
-            if h.level >= self.level {
-                if h.lower >= beta || h.lower == h.upper {
-                    self.counts.event(Event::ProbeCut, n);
-                    return h.lower;
-                }
-                if h.upper <= alpha {
-                    self.counts.event(Event::ProbeCut, n);
-                    return h.upper;
-                }
-                alpha = alpha.max(h.lower);
-                beta = beta.min(h.upper);
-            }
-        }
-        let mut moves = moves;
+        let (alpha, beta, tt_move) = match self.probe_endgame(&b, alpha, beta, n) {
+            Break(v) => return v,
+            Continue(window) => window,
+        };
         if moves == 0 {
-            let theirs = K::legal_moves(b.opponent, b.player);
-            if theirs == 0 {
-                return b.final_score();
-            }
-            return -K::endgame(self, b.pass(), theirs, -beta, -alpha, n);
+            return self.pass_endgame::<K>(&b, alpha, beta, n);
         }
         if self.level.is_probcut()
             && n >= MPC_MIN_EMPTIES
@@ -132,8 +59,74 @@ impl Search<'_> {
         {
             return v;
         }
+        let Some((best, best_move)) = self.search_moves::<K>(&b, moves, tt_move, alpha, beta, n)
+        else {
+            return 0;
+        };
+        if self.options.tt {
+            let nodes = self.nodes - nodes0;
+            self.table(n)
+                .store(&b, alpha, beta, best, best_move, self.level, nodes);
+        }
+        best
+    }
 
-        let alpha0 = alpha;
+    /// The table's bounds for `b`: `Break` with the value when they settle the node, else
+    /// the window they narrow (`alpha`, `beta`) and the table's move.
+    #[inline(always)]
+    fn probe_endgame(
+        &mut self,
+        b: &Board,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> ControlFlow<i32, (i32, i32, Option<Square>)> {
+        if !self.options.tt {
+            return Continue((alpha, beta, None));
+        }
+        self.counts.event(Event::Probe, n);
+        let Some(h) = self.table(n).probe(b) else {
+            return Continue((alpha, beta, None));
+        };
+        self.counts.event(Event::ProbeHit, n);
+        if h.level < self.level {
+            return Continue((alpha, beta, h.best_move));
+        }
+        if h.lower >= beta || h.lower == h.upper {
+            self.counts.event(Event::ProbeCut, n);
+            return Break(h.lower);
+        }
+        if h.upper <= alpha {
+            self.counts.event(Event::ProbeCut, n);
+            return Break(h.upper);
+        }
+        Continue((alpha.max(h.lower), beta.min(h.upper), h.best_move))
+    }
+
+    /// A board whose side to move has no move: the game's end, or the opponent's search.
+    #[inline(always)]
+    fn pass_endgame<K: Entries>(&mut self, b: &Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        let theirs = K::legal_moves(b.opponent, b.player);
+        if theirs == 0 {
+            return b.final_score();
+        }
+        -K::endgame(self, b.pass(), theirs, -beta, -alpha, n)
+    }
+
+    /// Searches the moves of `b` within (`alpha`, `beta`): the table's move `tt_move`
+    /// first when it is legal, then the rest ([`Search::search_rest`]). Returns the best
+    /// score and move (`None` for the move when nothing was searched), or `None` when the
+    /// search must stop.
+    #[inline(always)]
+    fn search_moves<K: Entries>(
+        &mut self,
+        b: &Board,
+        mut moves: u64,
+        tt_move: Option<Square>,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> Option<(i32, Option<Square>)> {
         let mut best = -65;
         let mut best_move = None;
         let mut searched = 0;
@@ -144,10 +137,9 @@ impl Search<'_> {
             let v = -self.search_in::<K>(child, -beta, -alpha, n - 1);
             table_move_nodes = self.nodes - before;
             if self.stopped {
-                return 0;
+                return None;
             }
-            best = v;
-            best_move = Some(sq);
+            (best, best_move) = (v, Some(sq));
             alpha = alpha.max(v);
             moves &= !sq.bit();
             searched = 1;
@@ -156,25 +148,19 @@ impl Search<'_> {
             }
         }
         if best < beta && moves != 0 {
-            if let Some((v, sq)) = K::rest(self, b, moves, alpha, beta, n, searched) {
+            if let Some((v, sq)) = K::rest(self, *b, moves, alpha, beta, n, searched) {
                 if v >= beta && searched == 1 {
                     self.counts
                         .event_sum(Event::TableMoveWaste, n, table_move_nodes);
                 }
                 if v > best {
-                    best = v;
-                    best_move = Some(Square::from_index(sq.into()));
+                    (best, best_move) = (v, Some(Square::from_index(sq.into())));
                 }
             } else if self.stopped {
-                return 0;
+                return None;
             }
         }
-        if self.options.tt {
-            let nodes = self.nodes - nodes0;
-            self.table(n)
-                .store(&b, alpha0, beta, best, best_move, self.level, nodes);
-        }
-        best
+        Some((best, best_move))
     }
 
     /// Searches the moves of `b` in `moves` (all but the `searched` ones, which proved
@@ -191,30 +177,10 @@ impl Search<'_> {
         n: u32,
         searched: usize,
     ) -> Option<(i32, u8)> {
-        let mut alpha = alpha;
-        let etc = self.options.etc && self.options.tt && n >= ETC_MIN_EMPTIES;
-        // Buckets of the shared and the large local table are prefetched; the small local
-        // table is in the core's cache already, and prefetches there only queued behind
-        // each other.
-        let prefetch = etc && !self.uses_cached_table(n - 1);
         let mut list = MoveList::new();
-        scored_moves::<K>(
-            &b,
-            moves,
-            None,
-            prefetch.then(|| self.table(n - 1)),
-            &mut list,
-        );
-        if etc && let Some(cut) = self.etc_cutoff(&list, beta, n) {
+        if let Break(cut) = self.order_rest::<K>(&b, moves, alpha, beta, n, &mut list) {
             return Some(cut);
         }
-        if n >= ORDER_EVAL_MIN_EMPTIES
-            && let Some(eval) = self.eval()
-        {
-            self.order_by_eval::<K>(eval, &mut list, n, alpha);
-        }
-        let mut best = -65;
-        let mut best_move = None;
         // The narrow search (a first guess without an evaluation) tries only the best few
         // moves of deep nodes. A probcut pass searches every move: its levels promise
         // cuts by a measured error, not a pruned width (see NARROW_MOVES).
@@ -224,55 +190,83 @@ impl Search<'_> {
             list.len()
         };
         let width = width.min(list.len());
+        self.search_list::<K>(&mut list, width, searched, alpha, beta, n)
+    }
+
+    /// Fills `list` with the scored moves of `b` in `moves`, then orders them: `Break`
+    /// with an enhanced transposition cutoff's (score, move) when a child's stored bound
+    /// settles the node, else the evaluation ordering at deep nodes.
+    #[inline(always)]
+    fn order_rest<K: Entries>(
+        &mut self,
+        b: &Board,
+        moves: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        list: &mut MoveList,
+    ) -> ControlFlow<(i32, u8)> {
+        let etc = self.options.etc && self.options.tt && n >= ETC_MIN_EMPTIES;
+        // Buckets of the shared and the large local table are prefetched; the small local
+        // table is in the core's cache already, and prefetches there only queued behind
+        // each other.
+        let prefetch = etc && !self.uses_cached_table(n - 1);
+        scored_moves::<K>(b, moves, None, prefetch.then(|| self.table(n - 1)), list);
+        if etc && let Some(cut) = self.etc_cutoff(list, beta, n) {
+            return Break(cut);
+        }
+        if n >= ORDER_EVAL_MIN_EMPTIES
+            && let Some(eval) = self.eval()
+        {
+            self.order_by_eval::<K>(eval, list, n, alpha);
+        }
+        Continue(())
+    }
+
+    /// Principal variation search over the best `width` moves of `list` (scored, not yet
+    /// picked: each pick looks at the whole list), after `searched` moves that proved
+    /// `alpha`, the younger ones shared out when [`Search::should_split`] says so. Returns
+    /// the best (score, move), or `None` when the search must stop.
+    #[inline(always)]
+    fn search_list<K: Entries>(
+        &mut self,
+        list: &mut MoveList,
+        width: usize,
+        searched: usize,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> Option<(i32, u8)> {
+        let mut best = -65;
+        let mut best_move = None;
         // Nodes of the moves searched so far that did not reach beta (account only).
         let mut fell_short = 0;
         for i in 0..width {
-            if searched + i >= SPLIT_ELDERS
-                && self.can_split(n, width - i)
-                && !likely_cut(&list[i..width], alpha)
-            {
+            if self.should_split(searched + i, n, &list[i..width], alpha) {
                 // Young brothers wait: the eldest did not cut off, and no younger one
                 // looks likely to; share out the rest.
                 for j in i..width {
-                    select_next(&mut list, j);
+                    select_next(list, j);
                 }
                 let (v, sq) = self.search_split(&list[i..width], alpha, beta, n)?;
                 if v > best {
-                    best = v;
-                    best_move = Some(sq);
+                    (best, best_move) = (v, Some(sq));
                 }
                 break;
             }
-            select_next(&mut list, i);
+            select_next(list, i);
             let mv = list[i];
             let before = self.nodes;
-            let v = if searched + i == 0 {
-                -self.search_child_in::<K>(mv.child, mv.moves, -beta, -alpha, n - 1)
-            } else {
-                let mut v =
-                    -self.search_child_in::<K>(mv.child, mv.moves, -alpha - 1, -alpha, n - 1);
-                if v > alpha && v < beta {
-                    v = -self.search_child_in::<K>(mv.child, mv.moves, -beta, -alpha, n - 1);
-                }
-                v
-            };
+            let v = self.search_move::<K>(&mv, searched + i == 0, alpha, beta, n);
             if self.stopped {
                 return None;
             }
             if v > best {
-                best = v;
-                best_move = Some(mv.sq);
+                (best, best_move) = (v, Some(mv.sq));
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
-                        let first = searched + i == 0;
-                        let event = if first {
-                            Event::CutFirst
-                        } else {
-                            Event::CutLater
-                        };
-                        self.counts.event(event, n);
-                        self.counts.event_sum(Event::OrderedWaste, n, fell_short);
+                        self.count_cut(searched + i == 0, n, fell_short);
                         break;
                     }
                 }
@@ -280,5 +274,41 @@ impl Search<'_> {
             fell_short += self.nodes - before;
         }
         best_move.map(|sq| (best, sq))
+    }
+
+    /// The value of `mv` within (`alpha`, `beta`): a full window for the `first` move, a
+    /// null window on alpha for the others, searched again with the full window when one
+    /// lands inside it.
+    #[inline(always)]
+    fn search_move<K: Entries>(
+        &mut self,
+        mv: &Move,
+        first: bool,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+    ) -> i32 {
+        if first {
+            return -self.search_child_in::<K>(mv.child, mv.moves, -beta, -alpha, n - 1);
+        }
+        let v = -self.search_child_in::<K>(mv.child, mv.moves, -alpha - 1, -alpha, n - 1);
+        if v > alpha && v < beta {
+            -self.search_child_in::<K>(mv.child, mv.moves, -beta, -alpha, n - 1)
+        } else {
+            v
+        }
+    }
+
+    /// Accounts a cutoff of a node with `n` empties: by its first move or a later one,
+    /// after `fell_short` nodes on moves that did not cut (counted only with `account`).
+    #[inline(always)]
+    fn count_cut(&mut self, first: bool, n: u32, fell_short: u64) {
+        let event = if first {
+            Event::CutFirst
+        } else {
+            Event::CutLater
+        };
+        self.counts.event(event, n);
+        self.counts.event_sum(Event::OrderedWaste, n, fell_short);
     }
 }

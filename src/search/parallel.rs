@@ -46,13 +46,25 @@
 //! without its cache lines moving between cores at every small node.
 
 use super::level::Level;
-use super::move_list::Move;
+use super::move_list::{Move, NO_EVAL};
 use super::options::SearchOptions;
 use super::split_point::SplitPoint;
 use super::state::Search;
 use super::tt::TranspositionTable;
-use crate::settings::SPLIT_MIN_EMPTIES;
+use crate::eval::UNITS_PER_DISC;
+use crate::settings::{SPLIT_CUT_MARGIN, SPLIT_ELDERS, SPLIT_MIN_EMPTIES};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+
+/// True when the evaluation ordering found a move of `moves` that may reach `alpha`
+/// (within `SPLIT_CUT_MARGIN`): the node may yet cut, and a helper searching its other
+/// moves meanwhile would likely waste its work.
+#[inline]
+fn likely_cut(moves: &[Move], alpha: i32) -> bool {
+    let threshold = (alpha - SPLIT_CUT_MARGIN) * UNITS_PER_DISC;
+    moves
+        .iter()
+        .any(|m| m.eval != NO_EVAL && m.eval as i32 >= threshold)
+}
 
 const NO_BEST: i32 = 0;
 
@@ -66,6 +78,15 @@ fn unpack(p: i32) -> (i32, u8) {
 }
 
 impl<'a> Search<'a> {
+    /// True when a node of `n` empties, `searched` of whose moves were searched alone,
+    /// shares out its `rest` (best first) now: young brothers wait for `SPLIT_ELDERS`
+    /// elders, and none of the rest may look likely to cut ([`likely_cut`]). The one rule
+    /// of every split below the root.
+    #[inline]
+    pub(crate) fn should_split(&self, searched: usize, n: u32, rest: &[Move], alpha: i32) -> bool {
+        searched >= SPLIT_ELDERS && self.can_split(n, rest.len()) && !likely_cut(rest, alpha)
+    }
+
     /// True when a node with `n` empties and `younger` moves left after the first is worth
     /// sharing out.
     #[inline]
