@@ -791,7 +791,7 @@ fn a_second_batch_on_the_same_output_is_refused() {
 
 #[test]
 fn tables_that_do_not_fit_in_memory_are_refused_before_allocating() {
-    let Some(total) = finale::harness::machine::total_memory_mb() else {
+    let Some(total) = finale::commands::machine::total_memory_mb() else {
         eprintln!("skipped: the machine's memory is unknown here");
         return;
     };

@@ -17,10 +17,11 @@ const LAYERS: &[(&str, u32)] = &[
     ("error", 4),
     ("train", 5),
     ("results", 6),
-    ("harness", 7),
-    ("batch", 7),
+    ("engines", 7),
+    ("commands", 8),
+    ("batch", 8),
     // The binary's own modules (declared by main.rs, not lib.rs).
-    ("cli", 8),
+    ("cli", 9),
 ];
 
 fn layer(module: &str) -> u32 {
@@ -164,8 +165,8 @@ fn no_files_of_a_module_use_each_other_in_a_circle() {
 #[test]
 fn the_check_sees_an_upward_use_and_ignores_comments() {
     assert_eq!(
-        paths_after("use crate::harness::x;", "crate::"),
-        ["harness"]
+        paths_after("use crate::commands::x;", "crate::"),
+        ["commands"]
     );
     assert_eq!(paths_after("a super::b::c super::d", "super::"), ["b", "d"]);
     assert!(layer("board") < layer("search") && layer("results") < layer("batch"));
@@ -173,7 +174,7 @@ fn the_check_sees_an_upward_use_and_ignores_comments() {
     let f = dir.path().join("x.rs");
     std::fs::write(
         &f,
-        "/// see [`crate::harness`]\nuse crate::board; // crate::batch\n",
+        "/// see [`crate::commands`]\nuse crate::board; // crate::batch\n",
     )
     .unwrap();
     assert_eq!(paths_after(&code(&f), "crate::"), ["board"]);

@@ -1,4 +1,4 @@
-//! What can go wrong in `finale calibrate` (`crate::harness::calibrate`), as a type
+//! What can go wrong in `finale calibrate` (`crate::commands::calibrate`), as a type
 //! library callers can match.
 
 use std::path::PathBuf;

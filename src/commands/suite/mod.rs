@@ -159,7 +159,7 @@ mod tests {
             .iter()
             .map(String::from)
             .collect();
-        let mut want = crate::harness::HEADER.to_vec();
+        let mut want = crate::commands::HEADER.to_vec();
         want.extend(crate::results::SUITE_COLUMNS);
         assert_eq!(header, want);
         let rows: Vec<csv::StringRecord> = reader

@@ -7,12 +7,6 @@
 pub mod bench;
 pub mod calibrate;
 pub mod compare;
-pub mod engine;
-pub mod engine_edax;
-pub mod engine_egaroucid;
-pub mod engine_output;
-pub mod engine_process;
-pub mod engine_zebra;
 pub mod evaluate;
 pub mod generate;
 pub mod labels;
