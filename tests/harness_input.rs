@@ -6,7 +6,8 @@
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use finale::commands::calibrate::{CalRow, HEADER, parse_rows};
-use finale::commands::run_csv::{RunCsv, parse_seconds};
+use finale::commands::run_csv::RunCsv;
+use finale::results::csv_in::parse_seconds;
 use std::fs;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;

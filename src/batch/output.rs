@@ -12,8 +12,8 @@
 //! mode appends its own.
 
 use crate::error::{BatchError, Error, Result};
+use crate::results::BatchRow;
 use crate::results::csv_in::read_batch_row;
-pub use crate::results::{BatchColumns, BatchRow};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};

@@ -4,7 +4,8 @@
 
 use super::args::*;
 use finale::batch::{BatchOptions, Shard};
-use finale::commands::{self, CsvTarget, SolveInput, SuiteOptions, Variant, VariantKind};
+use finale::commands::{self, SolveInput, SuiteOptions, Variant, VariantKind};
+use finale::results::CsvTarget;
 use finale::search::{EvalRef, SearchOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

@@ -1,8 +1,14 @@
-//! The benchmark and command harness behind the `finale` binary: the suite runner, the
-//! correctness check, the CSV, machine facts, and the `solve`, `perft` (timed, in
-//! `timed_perft`; the count itself is [`crate::board::perft()`]) and `bench` commands.
+//! The library side of each `finale` subcommand, one module per command: [`solve`],
+//! [`suite`] (with its [`variant`]s, which may be other engines from [`crate::engines`]),
+//! [`bench`](mod@bench), [`evaluate`] (`finale eval`), [`compare`], [`report`],
+//! [`calibrate`], [`generate`], [`train`], [`train_mpc`] and [`timed_perft`] (`finale
+//! perft`; the count itself is [`crate::board::perft()`]). Beside them what several commands share: the
+//! search and thread flags ([`switches`]), the reading of run CSVs back ([`run_csv`]) and
+//! of exact answers as labels ([`labels`]). `finale batch` and `finale merge` live in
+//! [`crate::batch`]; the CSV rows and their checks in [`crate::results`].
 //!
-//! Everything here is library code so that tests can drive it without a process.
+//! Everything here is library code so that tests can drive it without a process; the
+//! binary only turns flags into these modules' options.
 
 pub mod bench;
 pub mod calibrate;
@@ -20,9 +26,6 @@ pub mod train;
 pub mod train_mpc;
 pub mod variant;
 
-pub use crate::results::{
-    CsvOut, CsvTarget, HEADER, MAX_HASH_MB, Row, Verdict, check, check_hash_mb, machine,
-};
 pub use bench::{BenchSummary, run_bench};
 pub use compare::{Comparison, run_compare};
 pub use generate::run_generate;

@@ -9,7 +9,7 @@
 
 use crate::error::{CompareError, Error, Result};
 use crate::results::csv_in::{BadValue, MAX_EMPTIES, duplicate_column, read_row};
-pub use crate::results::csv_in::{MAX_SECONDS, is_seconds, parse_seconds};
+use crate::results::csv_in::{MAX_SECONDS, parse_seconds};
 use crate::results::{BatchColumns, CsvRow};
 use csv::{ByteRecord, StringRecord};
 use std::fs::File;

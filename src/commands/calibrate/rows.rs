@@ -204,7 +204,7 @@ pub(super) fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
 /// The header must be [`HEADER`]. Refuses text whose last line ends inside a quoted
 /// field: it reads as whole rows, but the rows appended next would be swallowed into that
 /// field. Refuses times that are not a number of seconds from 0 to
-/// [`MAX_SECONDS`](crate::commands::run_csv::MAX_SECONDS).
+/// [`MAX_SECONDS`](crate::results::csv_in::MAX_SECONDS).
 pub fn parse_rows(bytes: &[u8], path: &Path) -> Result<Vec<CalRow>> {
     if bytes.is_empty() {
         return Ok(Vec::new());
@@ -259,12 +259,12 @@ pub fn parse_rows(bytes: &[u8], path: &Path) -> Result<Vec<CalRow>> {
             .deserialize(Some(&header))
             .map_err(|e| bad(line, format!("not a calibration row ({e})")))?;
         for (name, t) in [("time_s", row.time_s), ("exact_time_s", row.exact_time_s)] {
-            if !crate::commands::run_csv::is_seconds(t) {
+            if !crate::results::csv_in::is_seconds(t) {
                 return Err(bad(
                     line,
                     format!(
                         "bad {name} (expected seconds from 0 to {:e})",
-                        crate::commands::run_csv::MAX_SECONDS
+                        crate::results::csv_in::MAX_SECONDS
                     ),
                 ));
             }

@@ -15,11 +15,10 @@ use crate::board::{ObfRecord, read_obf_file};
 use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
 use crate::results::csv_out::CsvTarget;
-use crate::results::row::{Row, checked_row};
-use crate::search::{Mode, SearchOptions, Solver};
+use crate::search::{Mode, SearchOptions};
 use run::SuiteRun;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How to run a suite.
@@ -51,24 +50,6 @@ pub struct SuiteOptions {
     /// solved gives up, and the run ends with the rows it finished and the position's last
     /// pass as a probable answer ([`Summary::stopped`]).
     pub interrupt: Interrupt,
-}
-
-/// Solves one record with a cleared table (so node counts do not depend on what was
-/// solved before) and checks the answer.
-pub fn solve_record(
-    solver: &mut Solver,
-    file: &Path,
-    index: usize,
-    record: &ObfRecord,
-    mode: Mode,
-) -> Row {
-    solver.clear();
-    checked_row(
-        file,
-        index,
-        record,
-        solver.solve(record.position.board, mode),
-    )
 }
 
 /// Runs a suite: reads every file first (so a malformed line in the last file is reported
@@ -159,7 +140,7 @@ mod tests {
             .iter()
             .map(String::from)
             .collect();
-        let mut want = crate::commands::HEADER.to_vec();
+        let mut want = crate::results::HEADER.to_vec();
         want.extend(crate::results::SUITE_COLUMNS);
         assert_eq!(header, want);
         let rows: Vec<csv::StringRecord> = reader
