@@ -15,6 +15,7 @@
 pub mod batch;
 pub mod board;
 pub mod commands;
+pub mod durable;
 pub mod engines;
 pub mod error;
 pub mod eval;

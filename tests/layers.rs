@@ -10,6 +10,7 @@ use std::path::Path;
 const LAYERS: &[(&str, u32)] = &[
     ("settings", 0),
     ("interrupt", 0),
+    ("durable", 0),
     ("progress", 1),
     ("board", 1),
     ("eval", 2),

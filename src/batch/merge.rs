@@ -3,12 +3,12 @@
 
 use super::output::header;
 use super::row_check::check_row;
+use crate::durable::{self, Access, Existing, Replacement, Step};
 use crate::error::{BatchError, Error, Result};
 use crate::results::csv_in::read_batch_row;
 use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// What a merge did.
@@ -287,26 +287,21 @@ impl Merged<'_> {
             Some(Ok(target)) => target,
             _ => out.to_path_buf(),
         };
-        let out = dest.as_path();
-        let dir = match out.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".finale-merge-")
-            .suffix(".tmp")
-            .permissions(std::fs::Permissions::from_mode(0o666))
-            .tempfile_in(dir)
+        let mut tmp = Replacement::beside(&dest, ".finale-merge-", Access::Plain)
             .map_err(|e| self.write_err(e))?;
         self.write_rows(&mut tmp, summary)?;
-        tmp.as_file().sync_all().map_err(|e| self.write_err(e))?;
-        if force {
-            tmp.persist(out).map_err(|e| self.write_err(e.error))?;
+        // Without force, refuses a file that appeared while merging, too.
+        let existing = if force {
+            Existing::Replace
         } else {
-            // Refuses a file that appeared while merging, too.
-            tmp.persist_noclobber(out)
-                .map_err(|e| self.write_err(e.error))?;
-        }
-        super::output::sync_dir(out)
+            Existing::Refuse
+        };
+        tmp.commit(existing).map_err(|e| match e.step {
+            Step::SyncDir => Error::Write {
+                path: durable::dir_of(&dest).to_path_buf(),
+                source: e.source,
+            },
+            Step::Sync | Step::Rename => self.write_err(e.source),
+        })
     }
 }

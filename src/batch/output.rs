@@ -11,6 +11,7 @@
 //! rows of several modes (one per key and mode, as merge keeps them), and a run of another
 //! mode appends its own.
 
+use crate::durable;
 use crate::error::{BatchError, Error, Result};
 use crate::results::BatchRow;
 use crate::results::csv_in::read_batch_row;
@@ -98,7 +99,8 @@ impl BatchOut {
         out.identity = Some((meta.dev(), meta.ino()));
         let mut resumed = Resumed::default();
         // An unfinished last line is the row that was being written when a run died.
-        let keep = end_of_last_line(&mut out.file).map_err(io)?;
+        let tail = durable::torn_tail(&mut out.file).map_err(io)?;
+        let keep = tail.whole;
         if keep == 0 {
             // Nothing, or a header cut short: start afresh. Anything else is not ours.
             let mut text = Vec::new();
@@ -117,17 +119,19 @@ impl BatchOut {
             resumed.done = read_keys(path, reader, mode)?;
         }
         // Only a file that checked out as ours loses its torn tail.
-        if keep < len {
-            resumed.dropped_bytes = len - keep;
-            out.file.set_len(keep).map_err(io)?;
-        }
+        resumed.dropped_bytes = tail.torn_bytes();
+        tail.drop_torn(&out.file).map_err(io)?;
         out.len = keep;
         if keep == 0 {
             out.write_record(&header())?;
             // A new file: make its name, not only its header, survive a crash.
             out.sync()?;
             if existed.is_err() {
-                sync_dir(path)?;
+                let dir = durable::dir_of(path);
+                durable::sync_dir(dir).map_err(|source| Error::Write {
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
             }
         }
         Ok((out, resumed))
@@ -193,7 +197,7 @@ impl BatchOut {
         if let Err(source) = self.file.write_all(&bytes).and_then(|()| self.file.flush()) {
             if self.regular {
                 // Best effort: a torn row left here is dropped on resume anyway.
-                let _ = self.file.set_len(self.len);
+                let _ = durable::cut_back(&self.file, self.len);
             }
             return Err(Error::Write {
                 path: self.path.clone(),
@@ -243,7 +247,7 @@ impl BatchOut {
             return Ok(());
         }
         self.syncs += 1;
-        self.file.sync_data().map_err(|source| Error::Write {
+        durable::sync_appended(&self.file).map_err(|source| Error::Write {
             path: self.path.clone(),
             source,
         })
@@ -267,39 +271,6 @@ fn lock(path: &Path, file: &File) -> Result<()> {
         }
     }
     .into())
-}
-
-/// Syncs the directory holding `path`, so that a file created or renamed there survives a
-/// crash.
-pub(crate) fn sync_dir(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|source| Error::Write {
-            path: dir.to_path_buf(),
-            source,
-        })
-}
-
-/// The length of `file` up to and including its last newline (0 when it has none),
-/// found by reading backwards from the end.
-fn end_of_last_line(file: &mut File) -> std::io::Result<u64> {
-    let mut end = file.metadata()?.len();
-    let mut chunk = vec![0u8; 64 * 1024];
-    while end > 0 {
-        let start = end.saturating_sub(chunk.len() as u64);
-        let part = &mut chunk[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(part)?;
-        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
-            return Ok(start + i as u64 + 1);
-        }
-        end = start;
-    }
-    Ok(0)
 }
 
 /// What is wrong with an output's header `found`, if it is not this finale's batch

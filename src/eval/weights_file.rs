@@ -51,6 +51,7 @@ use thiserror::Error;
 
 use super::mobility::{MOBILITY_SET, PER_PHASE_MOBILITY, canonical_indices_with_mobility};
 use super::pattern::{PATTERN_SET, PER_PHASE, canonical_indices};
+use crate::durable::{self, Access, Existing, Replacement, Step};
 
 /// Format version written by this build.
 ///
@@ -718,22 +719,12 @@ fn write_atomically(path: &Path, bytes: &[u8], origin: &str) -> Result<(), Weigh
         action,
         source,
     };
-    // Same directory, so the rename stays within one file system and is atomic.
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = durable::dir_of(path);
     // Named after the file, so that one left by a crash says whose it was.
     let mut prefix = std::ffi::OsString::from(".");
     prefix.push(path.file_name().unwrap_or_default());
     prefix.push(".");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    // Temporary files are private by default; the weights are for whoever runs
-    // finale, as any file created plainly would be.
-    #[cfg(unix)]
-    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temp = builder.tempfile_in(dir).map_err(|e| {
+    let mut temp = Replacement::beside(path, &prefix, Access::Plain).map_err(|e| {
         io_error(
             format!("cannot create a temporary file in {}", dir.display()),
             e,
@@ -742,34 +733,17 @@ fn write_atomically(path: &Path, bytes: &[u8], origin: &str) -> Result<(), Weigh
     // From here an error drops `temp`, which removes it.
     let temp_name = temp.path().display().to_string();
     // Through the file itself: tempfile's own writer repeats the path in its errors.
-    temp.as_file_mut()
+    temp.file_mut()
         .write_all(bytes)
         .map_err(|e| io_error(format!("cannot write {temp_name}"), e))?;
-    // The data must be on disk before the rename makes it the file;
-    // otherwise a crash could leave the new name on empty blocks.
-    temp.as_file()
-        .sync_all()
-        .map_err(|e| io_error(format!("cannot sync {temp_name}"), e))?;
-    temp.persist(path)
-        .map_err(|e| io_error(format!("cannot rename {temp_name} over it"), e.error))?;
-    sync_dir(dir).map_err(|e| {
-        io_error(
-            format!("saved, but cannot sync directory {}", dir.display()),
-            e,
-        )
+    temp.commit(Existing::Replace).map_err(|e| {
+        let action = match e.step {
+            Step::Sync => format!("cannot sync {temp_name}"),
+            Step::Rename => format!("cannot rename {temp_name} over it"),
+            Step::SyncDir => format!("saved, but cannot sync directory {}", dir.display()),
+        };
+        io_error(action, e.source)
     })
-}
-
-/// Makes the rename itself durable, not just the data.
-#[cfg(unix)]
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
-/// Other systems have no portable way to sync a directory.
-#[cfg(not(unix))]
-fn sync_dir(_dir: &Path) -> io::Result<()> {
-    Ok(())
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use crate::board::{Position, Square};
 use crate::commands::labels::Label;
+use crate::durable;
 use crate::error::{CalibrateError, Error, Result};
 use crate::results::machine::git_rev;
 use crate::search::{Level, SolveResult};
@@ -185,16 +186,16 @@ pub(super) fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(io_err(e)),
     };
+    let tail = durable::torn_tail(&mut file).map_err(io_err)?;
     let mut text = Vec::new();
-    file.read_to_end(&mut text).map_err(io_err)?;
-    let whole = text.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    file.seek(SeekFrom::Start(0)).map_err(io_err)?;
+    (&mut file)
+        .take(tail.whole)
+        .read_to_end(&mut text)
+        .map_err(io_err)?;
     // Checked before the torn line is cut, so that a refused file is not changed.
-    let rows =
-        parse_rows(&text[..whole], path).map_err(|e| CalibrateError::LeftUntouched(Box::new(e)))?;
-    if whole < text.len() {
-        file.set_len(whole as u64).map_err(io_err)?;
-        file.seek(SeekFrom::End(0)).map_err(io_err)?;
-    }
+    let rows = parse_rows(&text, path).map_err(|e| CalibrateError::LeftUntouched(Box::new(e)))?;
+    tail.drop_torn(&file).map_err(io_err)?;
     Ok(rows)
 }
 
