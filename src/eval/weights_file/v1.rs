@@ -6,7 +6,8 @@
 //! sequence of `i16` records where any value but `i16::MIN` is one weight and `i16::MIN`
 //! followed by a `u32` count *n* (never 0) is *n* zeros.
 
-use super::{WeightFileError, weights_of_bytes};
+use super::WeightFileError;
+use super::payload::weights_of_bytes;
 
 /// The format version of these files.
 pub(super) const VERSION: u32 = 1;
