@@ -42,6 +42,12 @@
 //! [`crate::durable`]). Beside it: the errors ([`WeightFileError`]), the layout read and
 //! written (`container`), the deflated payload (`payload`) and the symmetry reduction
 //! (`ties`).
+//!
+//! [`canonical_indices`]: crate::eval::pattern::canonical_indices
+//! [`PATTERN_SET`]: crate::eval::pattern::PATTERN_SET
+//! [`PER_PHASE`]: crate::eval::pattern::PER_PHASE
+//! [`MOBILITY_SET`]: crate::eval::mobility::MOBILITY_SET
+//! [`PER_PHASE_MOBILITY`]: crate::eval::mobility::PER_PHASE_MOBILITY
 
 mod container;
 mod error;

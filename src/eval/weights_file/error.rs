@@ -125,7 +125,7 @@ pub enum WeightFileError {
         /// Weights the header's shape stores.
         expected: u64,
     },
-    /// [`WeightFile::save`] refuses a value whose weights do not fill its phases,
+    /// [`WeightFile::save`](super::WeightFile::save) refuses a value whose weights do not fill its phases,
     /// since the file would be unreadable.
     #[error(
         "{origin}: not saved: {len} weights, but {phases} phases x {per_phase} need {expected}"
@@ -142,7 +142,7 @@ pub enum WeightFileError {
         /// Their product.
         expected: u64,
     },
-    /// [`WeightFile::save`] refuses weights that differ from their mirror image's,
+    /// [`WeightFile::save`](super::WeightFile::save) refuses weights that differ from their mirror image's,
     /// since the file stores one weight for both.
     #[error(
         "{origin}: not saved: phase {phase} has weight {value} at index {index} but {mirror_value} at its mirror image {mirror}"
@@ -161,7 +161,7 @@ pub enum WeightFileError {
         /// Its weight.
         mirror_value: i16,
     },
-    /// [`WeightFile::load`] met a file larger than any weight file can be.
+    /// [`WeightFile::load`](super::WeightFile::load) met a file larger than any weight file can be.
     #[error("{origin}: more than {MAX_FILE_BYTES} bytes, too large for a weight file")]
     FileTooLarge {
         /// The file.
