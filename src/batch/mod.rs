@@ -5,6 +5,7 @@ mod input;
 pub mod merge;
 mod options;
 pub mod output;
+mod resume;
 pub mod row_check;
 pub mod run;
 pub mod shard;

@@ -3,7 +3,8 @@
 //! disk every so often and at the end.
 //!
 //! A run killed while writing can leave only a partial last line (each row is a single
-//! small write); reopening drops that fragment, so the file never holds a broken row.
+//! small write); reopening drops that fragment (`resume.rs` reads an existing output
+//! back), so the file never holds a broken row.
 //! A failed write (full disk) is cut back to the last whole row at once. Anything else
 //! that does not parse stops the batch instead of being appended to.
 //!
@@ -11,21 +12,19 @@
 //! rows of several modes (one per key and mode, as merge keeps them), and a run of another
 //! mode appends its own.
 
+pub use super::resume::Resumed;
+use super::resume::resume;
 use crate::durable;
 use crate::error::{BatchError, Error, Result};
 use crate::results::BatchRow;
-use crate::results::csv_in::read_batch_row;
-use std::collections::HashSet;
+use crate::search::Mode;
+use crate::settings::BATCH_OUTPUT_CHECK_MS;
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-use super::row_check::check_row;
-use crate::search::Mode;
-use crate::settings::BATCH_OUTPUT_CHECK_MS;
 
 /// The batch CSV columns: the suite's, then `status` and, for a `timeout` row, the last
 /// finished pass as a probable answer (score, level such as `73%`, move).
@@ -53,16 +52,6 @@ pub struct BatchOut {
     /// (writes to a deleted file succeed, into nothing).
     identity: Option<(u64, u64)>,
     last_check: Instant,
-}
-
-/// What reopening an existing output found.
-#[derive(Debug, Default)]
-pub struct Resumed {
-    /// Keys that already have a row of the mode asked for (or an `error` row of a
-    /// malformed line, which has no mode).
-    pub done: HashSet<u64>,
-    /// Bytes of an unfinished last row that were dropped.
-    pub dropped_bytes: u64,
 }
 
 impl BatchOut {
@@ -97,30 +86,7 @@ impl BatchOut {
         let len = meta.len();
         let mut out = BatchOut::new(path, file, true, len);
         out.identity = Some((meta.dev(), meta.ino()));
-        let mut resumed = Resumed::default();
-        // An unfinished last line is the row that was being written when a run died.
-        let tail = durable::torn_tail(&mut out.file).map_err(io)?;
-        let keep = tail.whole;
-        if keep == 0 {
-            // Nothing, or a header cut short: start afresh. Anything else is not ours.
-            let mut text = Vec::new();
-            out.file.seek(SeekFrom::Start(0)).map_err(io)?;
-            (&mut out.file)
-                .take(4096)
-                .read_to_end(&mut text)
-                .map_err(io)?;
-            if !header().join(",").as_bytes().starts_with(&text) {
-                return Err(BatchError::NotBatchCsv(path.to_path_buf()).into());
-            }
-        } else {
-            // Streamed: a resumed output of millions of rows costs only its keys.
-            out.file.seek(SeekFrom::Start(0)).map_err(io)?;
-            let reader = BufReader::new((&mut out.file).take(keep));
-            resumed.done = read_keys(path, reader, mode)?;
-        }
-        // Only a file that checked out as ours loses its torn tail.
-        resumed.dropped_bytes = tail.torn_bytes();
-        tail.drop_torn(&out.file).map_err(io)?;
+        let (resumed, keep) = resume(path, &mut out.file, mode)?;
         out.len = keep;
         if keep == 0 {
             out.write_record(&header())?;
@@ -273,128 +239,12 @@ fn lock(path: &Path, file: &File) -> Result<()> {
     .into())
 }
 
-/// What is wrong with an output's header `found`, if it is not this finale's batch
-/// header: the same columns in another order, another version's, or no batch header.
-fn header_fault(found: &csv::StringRecord) -> Option<String> {
-    if found.iter().eq(header()) {
-        return None;
-    }
-    let ours = found.get(0) == Some("index") && found.iter().any(|c| c == "key");
-    let moved = (1..)
-        .zip(found.iter().zip(header()))
-        .find(|(_, (f, h))| f != h)
-        .filter(|_| found.len() == header().len())
-        .filter(|_| header().iter().all(|c| found.iter().any(|f| f == *c)));
-    Some(if let Some((i, (f, h))) = moved {
-        format!(
-            "this finale's batch columns in another order (column {i} is '{f}', this one \
-             writes '{h}' there); rows are appended in this finale's order, so give a new --out"
-        )
-    } else if ours {
-        format!(
-            "a finale batch CSV of another version ({} columns, this one writes {}); \
-             finish it with the finale that started it, or give a new --out",
-            found.len(),
-            header().len()
-        )
-    } else {
-        "the header is not a finale batch header".into()
-    })
-}
-
-/// Keys of the rows of `mode` (and of the `error` rows, which have none) of an existing
-/// output, after checking its header, reading every row as a [`BatchRow`] and checking
-/// its values ([`check_row`]).
-///
-/// The text is read with an end marker after it: a file whose last line ends inside a
-/// quoted field reads as whole rows without it, but would swallow the rows appended next.
-fn read_keys(path: &Path, text: impl Read, mode: Mode) -> Result<HashSet<u64>> {
-    let text = text.chain(b"finale-end-of-file\n".as_slice());
-    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
-    let bad = |line: u64, what: String| {
-        Error::from(BatchError::Damaged {
-            path: path.to_path_buf(),
-            line,
-            what,
-        })
-    };
-    let found = reader
-        .headers()
-        .map_err(|e| bad(1, format!("unreadable header ({e})")))?
-        .clone();
-    if let Some(what) = header_fault(&found) {
-        return Err(bad(1, what));
-    }
-    let mut done = HashSet::new();
-    // One record reused: a resume reads millions of rows.
-    let mut record = csv::StringRecord::new();
-    let mut last_line = 1;
-    loop {
-        let more = reader.read_record(&mut record).map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            bad(line, format!("malformed row ({e})"))
-        })?;
-        if !more {
-            return Err(bad(
-                last_line,
-                "the last row ends inside a quoted field".into(),
-            ));
-        }
-        let line = record.position().map_or(0, |p| p.line());
-        last_line = line;
-        if record.len() == 1 && &record[0] == END {
-            let mut after = csv::StringRecord::new();
-            if !reader.read_record(&mut after).unwrap_or(true) {
-                break;
-            }
-        }
-        let key = record_key(&record, found.len(), mode)
-            .map_err(|(at, what)| bad(at.unwrap_or(line), what))?;
-        done.extend(key);
-    }
-    Ok(done)
-}
-
-/// The line [`read_keys`] reads after an existing output's text.
-const END: &str = "finale-end-of-file";
-
-/// The key of one row of an existing output (read with the end marker [`END`] after it),
-/// `None` for a row of another mode; `Err` names what is wrong (and its line, when it is
-/// not the record's first).
-fn record_key(
-    record: &csv::StringRecord,
-    fields: usize,
-    mode: Mode,
-) -> std::result::Result<Option<u64>, (Option<u64>, String)> {
-    if record.len() != fields {
-        let what = format!("malformed row ({} fields, expected {fields})", record.len());
-        return Err((None, what));
-    }
-    // By position: the header is the batch header, checked before.
-    let row = read_batch_row(record).map_err(|b| (Some(b.line), format!("bad {}", b.column)))?;
-    // A row finale would not write (a score of 99, a key not its board's) must not
-    // count a position done or be resumed from.
-    let key = check_row(&row).map_err(|fault| {
-        // A quote opened in the last field swallows the end marker: say that, not
-        // that the field's value is odd.
-        if record
-            .get(record.len() - 1)
-            .is_some_and(|f| f.contains(END))
-        {
-            (None, "the last row ends inside a quoted field".to_string())
-        } else {
-            (None, fault.to_string())
-        }
-    })?;
-    // A malformed line's row has no mode: it stands for every mode.
-    Ok((row.0.mode == mode.name() || row.0.mode.is_empty()).then_some(key))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     use crate::board::key::{key_hex, line_key, position_key};
+    use std::collections::HashSet;
 
     /// Sets column `name` of `fields` to `value`.
     fn set(fields: &mut [String], name: &str, value: String) {
