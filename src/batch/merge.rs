@@ -1,10 +1,10 @@
 //! `finale merge`: joins the outputs of several batch runs (shards, machines, reruns) into
 //! one CSV with each position once per mode, and reports rows that disagree.
 
-use super::output::header;
 use super::row_check::check_row;
 use crate::durable::{self, Access, Existing, Replacement, Step};
 use crate::error::{BatchError, Error, Result};
+use crate::results::batch_header;
 use crate::results::csv_in::read_batch_row;
 use std::collections::HashMap;
 use std::fs::OpenOptions;
@@ -53,7 +53,7 @@ fn reader(path: &Path) -> Result<csv::Reader<std::fs::File>> {
         path: path.to_path_buf(),
         source,
     })?;
-    if found.iter().ne(header()) {
+    if found.iter().ne(batch_header()) {
         return Err(BatchError::MergeHeader(path.to_path_buf()).into());
     }
     Ok(r)
@@ -256,7 +256,8 @@ impl Merged<'_> {
     /// Writes the header and the kept rows to `sink`, input by input in their order.
     fn write_rows(&self, sink: &mut dyn Write, summary: &mut MergeSummary) -> Result<()> {
         let mut w = csv::Writer::from_writer(sink);
-        w.write_record(header()).map_err(|e| self.csv_err(e))?;
+        w.write_record(batch_header())
+            .map_err(|e| self.csv_err(e))?;
         for (f, path) in self.inputs.iter().enumerate() {
             let rows = &self.keep[f];
             let mut next = 0;

@@ -16,7 +16,7 @@ pub use super::resume::Resumed;
 use super::resume::resume;
 use crate::durable;
 use crate::error::{BatchError, Error, Result};
-use crate::results::BatchRow;
+use crate::results::{BatchRow, batch_header};
 use crate::search::Mode;
 use crate::settings::BATCH_OUTPUT_CHECK_MS;
 use std::fs::{File, OpenOptions};
@@ -25,14 +25,6 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// The batch CSV columns: the suite's, then `status` and, for a `timeout` row, the last
-/// finished pass as a probable answer (score, level such as `73%`, move).
-pub fn header() -> Vec<&'static str> {
-    let mut h: Vec<&str> = crate::results::HEADER.to_vec();
-    h.extend(crate::results::BATCH_COLUMNS);
-    h
-}
 
 /// An output file open for appending rows.
 pub struct BatchOut {
@@ -72,7 +64,7 @@ impl BatchOut {
             // Nothing to resume from or lock on a device or pipe: just write to it.
             let file = OpenOptions::new().append(true).open(path).map_err(io)?;
             let mut out = BatchOut::new(path, file, false, 0);
-            out.write_record(&header())?;
+            out.write_record(&batch_header())?;
             return Ok((out, Resumed::default()));
         }
         let file = OpenOptions::new()
@@ -89,7 +81,7 @@ impl BatchOut {
         let (resumed, keep) = resume(path, &mut out.file, mode)?;
         out.len = keep;
         if keep == 0 {
-            out.write_record(&header())?;
+            out.write_record(&batch_header())?;
             // A new file: make its name, not only its header, survive a crash.
             out.sync()?;
             if existed.is_err() {
@@ -248,7 +240,7 @@ mod tests {
 
     /// Sets column `name` of `fields` to `value`.
     fn set(fields: &mut [String], name: &str, value: String) {
-        fields[header().iter().position(|&h| h == name).unwrap()] = value;
+        fields[batch_header().iter().position(|&h| h == name).unwrap()] = value;
     }
 
     /// A solved row of the position after `moves` in `mode`, with the values a resume
@@ -256,7 +248,7 @@ mod tests {
     fn row_of(moves: &str, mode: &str) -> (Vec<String>, u64) {
         let p = crate::board::parse_moves(moves).unwrap();
         let key = position_key(&p);
-        let mut r = vec![String::new(); header().len()];
+        let mut r = vec![String::new(); batch_header().len()];
         set(&mut r, "side", p.side.letter().to_string());
         set(&mut r, "mode", mode.into());
         set(&mut r, "score", "+2".into());
@@ -313,7 +305,7 @@ mod tests {
         // A malformed line's row: no mode, no side, its text's key.
         let text = "not a position";
         let c = line_key(text);
-        let mut error = vec![String::new(); header().len()];
+        let mut error = vec![String::new(); batch_header().len()];
         set(&mut error, "key", key_hex(c));
         set(&mut error, "board", text.into());
         set(&mut error, "status", "error: in.obf:1: bad".into());
@@ -357,7 +349,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
 
         let path = dir.path().join("damaged.csv");
-        let mut text = header().join(",") + "\n";
+        let mut text = batch_header().join(",") + "\n";
         text += "short,row\n";
         std::fs::write(&path, &text).unwrap();
         let err = BatchOut::open(&path, Mode::Exact)
@@ -370,8 +362,12 @@ mod tests {
         let path = dir.path().join("bad-value.csv");
         let mut fields = row("f5d6");
         set(&mut fields, "nodes", "12x".into());
-        let text =
-            header().join(",") + "\n" + &row("f5").join(",") + "\n" + &fields.join(",") + "\n";
+        let text = batch_header().join(",")
+            + "\n"
+            + &row("f5").join(",")
+            + "\n"
+            + &fields.join(",")
+            + "\n";
         std::fs::write(&path, &text).unwrap();
         let err = BatchOut::open(&path, Mode::Exact)
             .err()
@@ -389,7 +385,7 @@ mod tests {
         let path = dir.path().join("open-quote.csv");
         let mut fields = row("f5");
         *fields.last_mut().unwrap() = "\"F4".into();
-        let text = header().join(",") + "\n" + &fields.join(",") + "\n";
+        let text = batch_header().join(",") + "\n" + &fields.join(",") + "\n";
         std::fs::write(&path, &text).unwrap();
         let err = BatchOut::open(&path, Mode::Exact)
             .err()

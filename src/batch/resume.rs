@@ -2,10 +2,10 @@
 //! checked out as a batch CSV of this finale (header, every row's values), cut off; the
 //! keys of the positions it already holds a row of the run's mode for.
 
-use super::output::header;
 use super::row_check::check_row;
 use crate::durable;
 use crate::error::{BatchError, Error, Result};
+use crate::results::batch_header;
 use crate::results::csv_in::read_batch_row;
 use crate::search::Mode;
 use std::collections::HashSet;
@@ -40,7 +40,7 @@ pub(super) fn resume(path: &Path, file: &mut File, mode: Mode) -> Result<(Resume
         // Nothing, or a header cut short: start afresh. Anything else is not ours.
         let mut text = Vec::new();
         file.take(4096).read_to_end(&mut text).map_err(io)?;
-        if !header().join(",").as_bytes().starts_with(&text) {
+        if !batch_header().join(",").as_bytes().starts_with(&text) {
             return Err(BatchError::NotBatchCsv(path.to_path_buf()).into());
         }
     } else {
@@ -56,15 +56,15 @@ pub(super) fn resume(path: &Path, file: &mut File, mode: Mode) -> Result<(Resume
 /// What is wrong with an output's header `found`, if it is not this finale's batch
 /// header: the same columns in another order, another version's, or no batch header.
 fn header_fault(found: &csv::StringRecord) -> Option<String> {
-    if found.iter().eq(header()) {
+    if found.iter().eq(batch_header()) {
         return None;
     }
     let ours = found.get(0) == Some("index") && found.iter().any(|c| c == "key");
     let moved = (1..)
-        .zip(found.iter().zip(header()))
+        .zip(found.iter().zip(batch_header()))
         .find(|(_, (f, h))| f != h)
-        .filter(|_| found.len() == header().len())
-        .filter(|_| header().iter().all(|c| found.iter().any(|f| f == *c)));
+        .filter(|_| found.len() == batch_header().len())
+        .filter(|_| batch_header().iter().all(|c| found.iter().any(|f| f == *c)));
     Some(if let Some((i, (f, h))) = moved {
         format!(
             "this finale's batch columns in another order (column {i} is '{f}', this one \
@@ -75,7 +75,7 @@ fn header_fault(found: &csv::StringRecord) -> Option<String> {
             "a finale batch CSV of another version ({} columns, this one writes {}); \
              finish it with the finale that started it, or give a new --out",
             found.len(),
-            header().len()
+            batch_header().len()
         )
     } else {
         "the header is not a finale batch header".into()

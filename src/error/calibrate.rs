@@ -48,5 +48,5 @@ pub enum CalibrateError {
     },
     /// A calibration CSV refused before anything was changed in it.
     #[error("{0} (left untouched)")]
-    LeftUntouched(Box<super::Error>),
+    LeftUntouched(Box<CalibrateError>),
 }

@@ -51,6 +51,7 @@
 
 mod container;
 mod error;
+mod layout;
 mod payload;
 mod ties;
 mod v1;
@@ -63,32 +64,10 @@ use std::path::Path;
 use crate::durable::{self, Access, Existing, Replacement, Step};
 use container::Container;
 pub use error::WeightFileError;
+pub use layout::FORMAT_VERSION;
+use layout::{MAX_FILE_BYTES, MAX_META_BYTES, MAX_WEIGHTS};
 use payload::{deflate, inflate, weights_of_bytes};
 use ties::{Ties, build_ties, expand, kept_per_phase, reduce};
-
-/// Format version written by this build.
-///
-/// Bumped whenever the layout changes, so that an older build refuses a newer
-/// file by name instead of misreading it.
-pub const FORMAT_VERSION: u32 = 2;
-
-const MAGIC: [u8; 8] = *b"FINALEWT";
-
-/// Larger meta is a mistake (a whole log pasted in), not provenance.
-const MAX_META_BYTES: usize = 64 * 1024;
-
-/// Far above any real pattern set, low enough that a corrupt header cannot make
-/// the reader allocate gigabytes.
-const MAX_WEIGHTS: u64 = 64 * 1024 * 1024;
-
-/// Everything before the meta and between it and the payload, plus the checksum.
-const FIXED_BYTES: usize = 8 + 5 * 4 + 8 + 4;
-
-/// The largest file [`WeightFile::load`] reads: maximal meta and a version 1
-/// zero-run payload of maximal weight count at its worst 6 bytes per weight
-/// (deflate never comes near that). Anything larger is not a weight file, and
-/// reading it whole would only waste memory.
-const MAX_FILE_BYTES: u64 = FIXED_BYTES as u64 + 4 + MAX_META_BYTES as u64 + 6 * MAX_WEIGHTS;
 
 /// The trained weights of a pattern evaluation, as stored in one file.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -206,16 +206,14 @@ pub(super) fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
 /// field: it reads as whole rows, but the rows appended next would be swallowed into that
 /// field. Refuses times that are not a number of seconds from 0 to
 /// [`MAX_SECONDS`](crate::results::csv_in::MAX_SECONDS).
-pub fn parse_rows(bytes: &[u8], path: &Path) -> Result<Vec<CalRow>> {
+pub fn parse_rows(bytes: &[u8], path: &Path) -> std::result::Result<Vec<CalRow>, CalibrateError> {
     if bytes.is_empty() {
         return Ok(Vec::new());
     }
-    let bad = |line: u64, what: String| {
-        Error::from(CalibrateError::BadCsv {
-            path: path.to_path_buf(),
-            line,
-            what,
-        })
+    let bad = |line: u64, what: String| CalibrateError::BadCsv {
+        path: path.to_path_buf(),
+        line,
+        what,
     };
     // Read with an end marker after the text: if the marker does not come back as a row
     // of its own, the text ends inside a quoted field.

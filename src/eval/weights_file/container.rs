@@ -3,7 +3,8 @@
 //! in the parent module's doc). Writing lays the fields out; reading checks the magic
 //! and version first, then that nothing trails and the checksum matches.
 
-use super::{FIXED_BYTES, FORMAT_VERSION, MAGIC, WeightFileError, v1};
+use super::WeightFileError;
+use super::layout::{FIXED_BYTES, FORMAT_VERSION, MAGIC, V1_VERSION};
 
 /// The bytes of a file of this build's version holding these fields and `payload`, and
 /// their CRC32, which is also their last four bytes. `meta` is at most 64 KiB (checked).
@@ -59,7 +60,7 @@ impl<'a> Container<'a> {
             }
         }
         let version = r.u32("format version")?;
-        if version != FORMAT_VERSION && version != v1::VERSION {
+        if version != FORMAT_VERSION && version != V1_VERSION {
             return Err(WeightFileError::UnsupportedVersion {
                 origin: origin.to_owned(),
                 found: version,
@@ -71,7 +72,7 @@ impl<'a> Container<'a> {
         let meta_len = r.u32("meta length")?;
         let meta = r.section("meta", u64::from(meta_len))?;
         let v1_encoding = match version {
-            v1::VERSION => Some(r.u32("payload encoding")?),
+            V1_VERSION => Some(r.u32("payload encoding")?),
             _ => None,
         };
         let payload_len = r.u64("payload length")?;

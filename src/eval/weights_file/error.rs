@@ -1,7 +1,7 @@
 //! Why a weight file could not be read or written: one variant per fault, each a one-line
 //! message that starts with the file.
 
-use super::{FORMAT_VERSION, MAX_FILE_BYTES, MAX_META_BYTES, MAX_WEIGHTS, v1};
+use super::layout::{FORMAT_VERSION, MAX_FILE_BYTES, MAX_META_BYTES, MAX_WEIGHTS, V1_VERSION};
 use std::io;
 use thiserror::Error;
 
@@ -21,7 +21,7 @@ pub enum WeightFileError {
     /// Written by a build with another layout; reading on would misread it.
     #[error(
         "{origin}: format version {found}, this build reads {} and {FORMAT_VERSION}",
-        v1::VERSION
+        V1_VERSION
     )]
     UnsupportedVersion {
         /// The file.

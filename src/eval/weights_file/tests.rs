@@ -1,5 +1,6 @@
 //! Tests of the weight file: layouts built by hand, naive expansion, every corruption.
 
+use super::layout::{FIXED_BYTES, MAGIC};
 use super::*;
 use crate::eval::mobility::{MOBILITY_SET, PER_PHASE_MOBILITY, canonical_indices_with_mobility};
 use crate::eval::pattern::{PATTERN_SET, PER_PHASE, canonical_indices};

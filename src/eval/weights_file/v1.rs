@@ -9,9 +9,6 @@
 use super::WeightFileError;
 use super::payload::weights_of_bytes;
 
-/// The format version of these files.
-pub(super) const VERSION: u32 = 1;
-
 const ENCODING_RAW: u32 = 0;
 const ENCODING_ZERO_RUNS: u32 = 1;
 const RUN_MARKER: i16 = i16::MIN;
