@@ -14,9 +14,11 @@
 
 pub mod batch;
 pub mod board;
+pub mod commands;
+pub mod durable;
+pub mod engines;
 pub mod error;
 pub mod eval;
-pub mod harness;
 pub mod interrupt;
 pub mod progress;
 pub mod results;

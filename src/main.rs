@@ -9,7 +9,7 @@ use clap::Parser;
 use cli::args::{Cli, Command};
 use cli::commands::*;
 use cli::usage::{unknown_solve_flag, usage_error};
-use finale::harness;
+use finale::commands;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -57,15 +57,15 @@ fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCod
         Command::Suite(args) => suite(args, stdout),
         Command::Bench { threads } => {
             let n = threads.requested(1);
-            harness::run_bench(n, threads.oversubscribe, stdout).map(|_| ExitCode::SUCCESS)
+            commands::run_bench(n, threads.oversubscribe, stdout).map(|_| ExitCode::SUCCESS)
         }
         Command::Batch(args) => batch(args, stdout),
         Command::Calibrate(args) => calibrate(args, stdout),
         Command::Report { files, svg, force } => {
-            harness::run_report(&files, &svg, force, stdout).map(|()| ExitCode::SUCCESS)
+            commands::run_report(&files, &svg, force, stdout).map(|()| ExitCode::SUCCESS)
         }
         Command::Compare { files } => {
-            harness::run_compare(&files, stdout).map(|_| ExitCode::SUCCESS)
+            commands::run_compare(&files, stdout).map(|_| ExitCode::SUCCESS)
         }
         Command::Merge { inputs, out, force } => {
             finale::batch::run_merge(&inputs, &out, force, stdout).map(|m| {
@@ -85,7 +85,7 @@ fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCod
         } => generate(seed, count, empties, play, eval, stdout),
         Command::Train(a) => train(a, stdout),
         Command::TrainMpc(args) => train_mpc(args, stdout),
-        Command::Perft { depth } => harness::run_perft(depth, stdout).map(|_| ExitCode::SUCCESS),
+        Command::Perft { depth } => commands::run_perft(depth, stdout).map(|_| ExitCode::SUCCESS),
     }
 }
 

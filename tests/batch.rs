@@ -47,7 +47,7 @@ fn keys_of_file(file: &Path) -> HashSet<String> {
     let text = std::fs::read_to_string(file).unwrap();
     text.lines()
         .filter_map(|l| finale::board::parse_obf_line(l).unwrap())
-        .map(|r| finale::batch::key_hex(finale::batch::position_key(&r.position)))
+        .map(|r| finale::board::key::key_hex(finale::board::key::position_key(&r.position)))
         .collect()
 }
 
@@ -791,7 +791,7 @@ fn a_second_batch_on_the_same_output_is_refused() {
 
 #[test]
 fn tables_that_do_not_fit_in_memory_are_refused_before_allocating() {
-    let Some(total) = finale::harness::machine::total_memory_mb() else {
+    let Some(total) = finale::results::machine::total_memory_mb() else {
         eprintln!("skipped: the machine's memory is unknown here");
         return;
     };
@@ -1380,7 +1380,8 @@ fn a_selective_batch_is_refused_by_the_library_and_the_cli() {
 /// Library callers can tell batch errors apart by type, not by their text.
 #[test]
 fn batch_errors_are_types_a_caller_can_match() {
-    use finale::batch::{BatchError, Shard};
+    use finale::batch::Shard;
+    use finale::error::BatchError;
     let e = Shard::parse("3/3").expect_err("out of range");
     assert!(
         matches!(&e, finale::Error::Batch(BatchError::BadShard(t)) if t == "3/3"),
@@ -1420,7 +1421,7 @@ const BATCH_HEADER: &str = "index,file,empties,side,mode,score,best_moves,expect
 /// A batch row of the position after `moves` with `score`, `nodes` and `status`.
 fn batch_line(moves: &str, score: &str, nodes: &str, status: &str) -> String {
     let p = finale::board::parse_moves(moves).unwrap();
-    let key = finale::batch::key_hex(finale::batch::position_key(&p));
+    let key = finale::board::key::key_hex(finale::board::key::position_key(&p));
     let (empties, side, board) = (p.board.empty_count(), p.side.letter(), p.squares_string());
     format!(
         "1,a.obf,{empties},{side},exact,{score},C4,,,,{nodes},0.500000,2000,1,16,C4,abc,cpu,\
@@ -1456,7 +1457,7 @@ fn merge_reads_rows_as_batch_rows() {
     let e = finale::batch::run_merge(&[a, b], &dir.path().join("m2.csv"), false, &mut Vec::new())
         .expect_err("refused");
     assert!(
-        matches!(&e, finale::Error::Batch(finale::batch::BatchError::BadValue { line: 3, column, .. }) if column == "nodes"),
+        matches!(&e, finale::Error::Batch(finale::error::BatchError::BadValue { line: 3, column, .. }) if column == "nodes"),
         "{e:?}"
     );
     assert!(e.to_string().ends_with("b.csv:3: bad nodes"), "{e}");
@@ -1619,7 +1620,7 @@ fn a_repeated_position_is_checked_against_every_value_given() {
         assert_eq!(o.status.code(), Some(1), "{name}: exit 1");
         assert_eq!(summary_count(&o.stdout, "wrong"), 1, "{name}");
         assert_eq!(summary_count(&o.stdout, "duplicates"), 1, "{name}");
-        let key = finale::batch::key_hex(finale::batch::position_key(&record.position));
+        let key = finale::board::key::key_hex(finale::board::key::position_key(&record.position));
         let row = rows.iter().find(|r| r["key"] == key).unwrap();
         assert_eq!(row["ok"], "false", "{name}: the position's row");
         let stdout = String::from_utf8_lossy(&o.stdout);

@@ -7,7 +7,7 @@ fn bench_node_count_matches_signature() {
         .trim()
         .parse()
         .expect("bench.signature holds one integer");
-    let summary = finale::harness::run_bench(1, false, &mut std::io::sink()).expect("bench runs");
+    let summary = finale::commands::run_bench(1, false, &mut std::io::sink()).expect("bench runs");
     assert_eq!(
         summary.nodes, expected,
         "the search behaviour changed: run `finale bench`, put its node count in \

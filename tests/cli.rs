@@ -1071,10 +1071,10 @@ fn suite_progress_bar_stays_off_a_pipe() {
 /// Library callers get requests they cannot make as typed errors, with the CLI's words.
 #[test]
 fn out_of_range_requests_are_typed_errors() {
+    use finale::commands::generate::Play;
     use finale::error::RequestError;
-    use finale::harness::generate::Play;
     let mut out = Vec::new();
-    let e = finale::harness::run_perft(15, &mut out).expect_err("depth 15 refused");
+    let e = finale::commands::run_perft(15, &mut out).expect_err("depth 15 refused");
     assert!(
         matches!(
             e,
@@ -1084,7 +1084,7 @@ fn out_of_range_requests_are_typed_errors() {
     );
     assert_eq!(e.to_string(), "perft depth 15 is out of range (0..=14)");
     for (min, max) in [(30, 20), (10, 61), (0, 9)] {
-        let e = finale::harness::run_generate(1, 1, min, max, Play::Random, &mut out)
+        let e = finale::commands::run_generate(1, 1, min, max, Play::Random, &mut out)
             .expect_err("bad range refused");
         assert!(
             matches!(e, finale::Error::Request(RequestError::Empties { .. })),

@@ -279,7 +279,7 @@ fn variants_are_written_as_on_the_command_line() {
 #[test]
 fn compare_errors_are_types_a_caller_can_match() {
     use finale::error::CompareError;
-    let e = finale::harness::run_compare(&[], &mut Vec::new()).expect_err("no file");
+    let e = finale::commands::run_compare(&[], &mut Vec::new()).expect_err("no file");
     assert!(
         matches!(e, finale::Error::Compare(CompareError::FileCount)),
         "{e:?}"
@@ -287,7 +287,7 @@ fn compare_errors_are_types_a_caller_can_match() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("x.csv");
     std::fs::write(&csv, "index,file\n1,a\n").unwrap();
-    let e = finale::harness::run_compare(&[csv.clone(), csv], &mut Vec::new())
+    let e = finale::commands::run_compare(&[csv.clone(), csv], &mut Vec::new())
         .expect_err("not a suite CSV");
     assert!(
         matches!(

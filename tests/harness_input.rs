@@ -5,8 +5,9 @@
 //! are the valid inputs they claim to be.
 
 use assert_cmd::cargo::cargo_bin_cmd;
-use finale::harness::calibrate::{CalRow, HEADER, parse_rows};
-use finale::harness::run_csv::{RunCsv, parse_seconds};
+use finale::commands::calibrate::{CalRow, HEADER, parse_rows};
+use finale::commands::run_csv::RunCsv;
+use finale::results::csv_in::parse_seconds;
 use std::fs;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
@@ -203,7 +204,7 @@ fn older_csvs(dir: &TempDir) -> (PathBuf, PathBuf) {
 fn csvs_of_older_finales_are_compared_and_reported() {
     let dir = TempDir::new().unwrap();
     let (batch, suite) = older_csvs(&dir);
-    let c = finale::harness::run_compare(&[batch.clone(), suite.clone()], &mut Vec::new())
+    let c = finale::commands::run_compare(&[batch.clone(), suite.clone()], &mut Vec::new())
         .expect("older CSVs compare");
     // aa and cc: bb timed out in the batch. Half the nodes and half the time on both.
     assert_eq!((c.positions, c.node_differences), (2, 2), "{c:?}");
@@ -218,9 +219,9 @@ fn csvs_of_older_finales_are_compared_and_reported() {
          x,0.25,500,00000000000000aa,exact,20\n\
          y,0.75,1500,00000000000000cc,exact,21\n",
     );
-    let again = finale::harness::run_compare(&[batch.clone(), shuffled], &mut Vec::new())
+    let again = finale::commands::run_compare(&[batch.clone(), shuffled], &mut Vec::new())
         .expect("columns by name");
-    let figures = |c: &finale::harness::Comparison| {
+    let figures = |c: &finale::commands::Comparison| {
         (c.positions, c.node_differences, c.node_ratio, c.time_ratio)
     };
     assert_eq!(figures(&again), figures(&c));
@@ -234,7 +235,7 @@ fn csvs_of_older_finales_are_compared_and_reported() {
              1,a.obf,20,X,exact,4,C4,4,C4,true,1000,0.500000,2000,1,16,C4 D3,abc,cpu,release,\n"
         ),
     );
-    let e = finale::harness::run_compare(&[first.clone(), suite.clone()], &mut Vec::new())
+    let e = finale::commands::run_compare(&[first.clone(), suite.clone()], &mut Vec::new())
         .expect_err("no key");
     assert!(
         e.to_string()
@@ -243,7 +244,7 @@ fn csvs_of_older_finales_are_compared_and_reported() {
     );
     let svg = dir.path().join("r.svg");
     let mut out = Vec::new();
-    finale::harness::run_report(&[batch, suite, first], &svg, false, &mut out).expect("reported");
+    finale::commands::run_report(&[batch, suite, first], &svg, false, &mut out).expect("reported");
     let out = String::from_utf8(out).unwrap();
     for line in [
         "first: 1 positions, 0.500 s",

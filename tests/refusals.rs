@@ -371,7 +371,7 @@ fn calibrate_stops_on_a_signal_keeps_its_rows_and_resumes() {
     let rows = text.lines().count() - 1;
     assert!(rows < 400, "stopped before the end: {rows} rows");
     // Rows come in pairs (exact, then 73 %) per position; a resume reuses them.
-    let resumed = finale::harness::calibrate::parse_rows(text.as_bytes(), &csv).unwrap();
+    let resumed = finale::commands::calibrate::parse_rows(text.as_bytes(), &csv).unwrap();
     assert_eq!(resumed.len(), rows);
 }
 

@@ -1,14 +1,14 @@
 //! `finale merge`: joins the outputs of several batch runs (shards, machines, reruns) into
 //! one CSV with each position once per mode, and reports rows that disagree.
 
-use super::output::header;
 use super::row_check::check_row;
+use crate::durable::{self, Access, Existing, Replacement, Step};
 use crate::error::{BatchError, Error, Result};
+use crate::results::batch_header;
 use crate::results::csv_in::read_batch_row;
 use std::collections::HashMap;
 use std::fs::OpenOptions;
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// What a merge did.
@@ -53,7 +53,7 @@ fn reader(path: &Path) -> Result<csv::Reader<std::fs::File>> {
         path: path.to_path_buf(),
         source,
     })?;
-    if found.iter().ne(header()) {
+    if found.iter().ne(batch_header()) {
         return Err(BatchError::MergeHeader(path.to_path_buf()).into());
     }
     Ok(r)
@@ -256,7 +256,8 @@ impl Merged<'_> {
     /// Writes the header and the kept rows to `sink`, input by input in their order.
     fn write_rows(&self, sink: &mut dyn Write, summary: &mut MergeSummary) -> Result<()> {
         let mut w = csv::Writer::from_writer(sink);
-        w.write_record(header()).map_err(|e| self.csv_err(e))?;
+        w.write_record(batch_header())
+            .map_err(|e| self.csv_err(e))?;
         for (f, path) in self.inputs.iter().enumerate() {
             let rows = &self.keep[f];
             let mut next = 0;
@@ -287,26 +288,21 @@ impl Merged<'_> {
             Some(Ok(target)) => target,
             _ => out.to_path_buf(),
         };
-        let out = dest.as_path();
-        let dir = match out.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".finale-merge-")
-            .suffix(".tmp")
-            .permissions(std::fs::Permissions::from_mode(0o666))
-            .tempfile_in(dir)
+        let mut tmp = Replacement::beside(&dest, ".finale-merge-", Access::Plain)
             .map_err(|e| self.write_err(e))?;
         self.write_rows(&mut tmp, summary)?;
-        tmp.as_file().sync_all().map_err(|e| self.write_err(e))?;
-        if force {
-            tmp.persist(out).map_err(|e| self.write_err(e.error))?;
+        // Without force, refuses a file that appeared while merging, too.
+        let existing = if force {
+            Existing::Replace
         } else {
-            // Refuses a file that appeared while merging, too.
-            tmp.persist_noclobber(out)
-                .map_err(|e| self.write_err(e.error))?;
-        }
-        super::output::sync_dir(out)
+            Existing::Refuse
+        };
+        tmp.commit(existing).map_err(|e| match e.step {
+            Step::SyncDir => Error::Write {
+                path: durable::dir_of(&dest).to_path_buf(),
+                source: e.source,
+            },
+            Step::Sync | Step::Rename => self.write_err(e.source),
+        })
     }
 }

@@ -1,20 +1,17 @@
 //! Overnight batches: resumable, sharded solving of many positions into one CSV, and the
 //! merging of several such CSVs.
 
-/// Position keys (they live with the board; here for the batch's callers).
-pub use crate::board::key;
 mod input;
 pub mod merge;
 mod options;
 pub mod output;
+mod resume;
 pub mod row_check;
 pub mod run;
 pub mod shard;
 mod summary;
 mod worker;
 
-pub use crate::error::BatchError;
-pub use key::{key_hex, position_key};
 pub use merge::{MergeSummary, run_merge};
 pub use options::BatchOptions;
 pub use output::BatchOut;

@@ -3,7 +3,8 @@
 //! disk every so often and at the end.
 //!
 //! A run killed while writing can leave only a partial last line (each row is a single
-//! small write); reopening drops that fragment, so the file never holds a broken row.
+//! small write); reopening drops that fragment (`resume.rs` reads an existing output
+//! back), so the file never holds a broken row.
 //! A failed write (full disk) is cut back to the last whole row at once. Anything else
 //! that does not parse stops the batch instead of being appended to.
 //!
@@ -11,28 +12,19 @@
 //! rows of several modes (one per key and mode, as merge keeps them), and a run of another
 //! mode appends its own.
 
+pub use super::resume::Resumed;
+use super::resume::resume;
+use crate::durable;
 use crate::error::{BatchError, Error, Result};
-use crate::results::csv_in::read_batch_row;
-pub use crate::results::{BatchColumns, BatchRow};
-use std::collections::HashSet;
+use crate::results::{BatchRow, batch_header};
+use crate::search::Mode;
+use crate::settings::BATCH_OUTPUT_CHECK_MS;
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::io::Write;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-use super::row_check::check_row;
-use crate::search::Mode;
-use crate::settings::BATCH_OUTPUT_CHECK_MS;
-
-/// The batch CSV columns: the suite's, then `status` and, for a `timeout` row, the last
-/// finished pass as a probable answer (score, level such as `73%`, move).
-pub fn header() -> Vec<&'static str> {
-    let mut h: Vec<&str> = crate::results::HEADER.to_vec();
-    h.extend(crate::results::BATCH_COLUMNS);
-    h
-}
 
 /// An output file open for appending rows.
 pub struct BatchOut {
@@ -54,16 +46,6 @@ pub struct BatchOut {
     last_check: Instant,
 }
 
-/// What reopening an existing output found.
-#[derive(Debug, Default)]
-pub struct Resumed {
-    /// Keys that already have a row of the mode asked for (or an `error` row of a
-    /// malformed line, which has no mode).
-    pub done: HashSet<u64>,
-    /// Bytes of an unfinished last row that were dropped.
-    pub dropped_bytes: u64,
-}
-
 impl BatchOut {
     /// Opens `path`: creates it with a header, or checks an existing one and collects the
     /// keys it already holds a row of `mode` for (rows of other modes are read, checked
@@ -82,7 +64,7 @@ impl BatchOut {
             // Nothing to resume from or lock on a device or pipe: just write to it.
             let file = OpenOptions::new().append(true).open(path).map_err(io)?;
             let mut out = BatchOut::new(path, file, false, 0);
-            out.write_record(&header())?;
+            out.write_record(&batch_header())?;
             return Ok((out, Resumed::default()));
         }
         let file = OpenOptions::new()
@@ -96,38 +78,18 @@ impl BatchOut {
         let len = meta.len();
         let mut out = BatchOut::new(path, file, true, len);
         out.identity = Some((meta.dev(), meta.ino()));
-        let mut resumed = Resumed::default();
-        // An unfinished last line is the row that was being written when a run died.
-        let keep = end_of_last_line(&mut out.file).map_err(io)?;
-        if keep == 0 {
-            // Nothing, or a header cut short: start afresh. Anything else is not ours.
-            let mut text = Vec::new();
-            out.file.seek(SeekFrom::Start(0)).map_err(io)?;
-            (&mut out.file)
-                .take(4096)
-                .read_to_end(&mut text)
-                .map_err(io)?;
-            if !header().join(",").as_bytes().starts_with(&text) {
-                return Err(BatchError::NotBatchCsv(path.to_path_buf()).into());
-            }
-        } else {
-            // Streamed: a resumed output of millions of rows costs only its keys.
-            out.file.seek(SeekFrom::Start(0)).map_err(io)?;
-            let reader = BufReader::new((&mut out.file).take(keep));
-            resumed.done = read_keys(path, reader, mode)?;
-        }
-        // Only a file that checked out as ours loses its torn tail.
-        if keep < len {
-            resumed.dropped_bytes = len - keep;
-            out.file.set_len(keep).map_err(io)?;
-        }
+        let (resumed, keep) = resume(path, &mut out.file, mode)?;
         out.len = keep;
         if keep == 0 {
-            out.write_record(&header())?;
+            out.write_record(&batch_header())?;
             // A new file: make its name, not only its header, survive a crash.
             out.sync()?;
             if existed.is_err() {
-                sync_dir(path)?;
+                let dir = durable::dir_of(path);
+                durable::sync_dir(dir).map_err(|source| Error::Write {
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
             }
         }
         Ok((out, resumed))
@@ -193,7 +155,7 @@ impl BatchOut {
         if let Err(source) = self.file.write_all(&bytes).and_then(|()| self.file.flush()) {
             if self.regular {
                 // Best effort: a torn row left here is dropped on resume anyway.
-                let _ = self.file.set_len(self.len);
+                let _ = durable::cut_back(&self.file, self.len);
             }
             return Err(Error::Write {
                 path: self.path.clone(),
@@ -243,7 +205,7 @@ impl BatchOut {
             return Ok(());
         }
         self.syncs += 1;
-        self.file.sync_data().map_err(|source| Error::Write {
+        durable::sync_appended(&self.file).map_err(|source| Error::Write {
             path: self.path.clone(),
             source,
         })
@@ -269,165 +231,16 @@ fn lock(path: &Path, file: &File) -> Result<()> {
     .into())
 }
 
-/// Syncs the directory holding `path`, so that a file created or renamed there survives a
-/// crash.
-pub(crate) fn sync_dir(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|source| Error::Write {
-            path: dir.to_path_buf(),
-            source,
-        })
-}
-
-/// The length of `file` up to and including its last newline (0 when it has none),
-/// found by reading backwards from the end.
-fn end_of_last_line(file: &mut File) -> std::io::Result<u64> {
-    let mut end = file.metadata()?.len();
-    let mut chunk = vec![0u8; 64 * 1024];
-    while end > 0 {
-        let start = end.saturating_sub(chunk.len() as u64);
-        let part = &mut chunk[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(part)?;
-        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
-            return Ok(start + i as u64 + 1);
-        }
-        end = start;
-    }
-    Ok(0)
-}
-
-/// What is wrong with an output's header `found`, if it is not this finale's batch
-/// header: the same columns in another order, another version's, or no batch header.
-fn header_fault(found: &csv::StringRecord) -> Option<String> {
-    if found.iter().eq(header()) {
-        return None;
-    }
-    let ours = found.get(0) == Some("index") && found.iter().any(|c| c == "key");
-    let moved = (1..)
-        .zip(found.iter().zip(header()))
-        .find(|(_, (f, h))| f != h)
-        .filter(|_| found.len() == header().len())
-        .filter(|_| header().iter().all(|c| found.iter().any(|f| f == *c)));
-    Some(if let Some((i, (f, h))) = moved {
-        format!(
-            "this finale's batch columns in another order (column {i} is '{f}', this one \
-             writes '{h}' there); rows are appended in this finale's order, so give a new --out"
-        )
-    } else if ours {
-        format!(
-            "a finale batch CSV of another version ({} columns, this one writes {}); \
-             finish it with the finale that started it, or give a new --out",
-            found.len(),
-            header().len()
-        )
-    } else {
-        "the header is not a finale batch header".into()
-    })
-}
-
-/// Keys of the rows of `mode` (and of the `error` rows, which have none) of an existing
-/// output, after checking its header, reading every row as a [`BatchRow`] and checking
-/// its values ([`check_row`]).
-///
-/// The text is read with an end marker after it: a file whose last line ends inside a
-/// quoted field reads as whole rows without it, but would swallow the rows appended next.
-fn read_keys(path: &Path, text: impl Read, mode: Mode) -> Result<HashSet<u64>> {
-    let text = text.chain(b"finale-end-of-file\n".as_slice());
-    let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
-    let bad = |line: u64, what: String| {
-        Error::from(BatchError::Damaged {
-            path: path.to_path_buf(),
-            line,
-            what,
-        })
-    };
-    let found = reader
-        .headers()
-        .map_err(|e| bad(1, format!("unreadable header ({e})")))?
-        .clone();
-    if let Some(what) = header_fault(&found) {
-        return Err(bad(1, what));
-    }
-    let mut done = HashSet::new();
-    // One record reused: a resume reads millions of rows.
-    let mut record = csv::StringRecord::new();
-    let mut last_line = 1;
-    loop {
-        let more = reader.read_record(&mut record).map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
-            bad(line, format!("malformed row ({e})"))
-        })?;
-        if !more {
-            return Err(bad(
-                last_line,
-                "the last row ends inside a quoted field".into(),
-            ));
-        }
-        let line = record.position().map_or(0, |p| p.line());
-        last_line = line;
-        if record.len() == 1 && &record[0] == END {
-            let mut after = csv::StringRecord::new();
-            if !reader.read_record(&mut after).unwrap_or(true) {
-                break;
-            }
-        }
-        let key = record_key(&record, found.len(), mode)
-            .map_err(|(at, what)| bad(at.unwrap_or(line), what))?;
-        done.extend(key);
-    }
-    Ok(done)
-}
-
-/// The line [`read_keys`] reads after an existing output's text.
-const END: &str = "finale-end-of-file";
-
-/// The key of one row of an existing output (read with the end marker [`END`] after it),
-/// `None` for a row of another mode; `Err` names what is wrong (and its line, when it is
-/// not the record's first).
-fn record_key(
-    record: &csv::StringRecord,
-    fields: usize,
-    mode: Mode,
-) -> std::result::Result<Option<u64>, (Option<u64>, String)> {
-    if record.len() != fields {
-        let what = format!("malformed row ({} fields, expected {fields})", record.len());
-        return Err((None, what));
-    }
-    // By position: the header is the batch header, checked before.
-    let row = read_batch_row(record).map_err(|b| (Some(b.line), format!("bad {}", b.column)))?;
-    // A row finale would not write (a score of 99, a key not its board's) must not
-    // count a position done or be resumed from.
-    let key = check_row(&row).map_err(|fault| {
-        // A quote opened in the last field swallows the end marker: say that, not
-        // that the field's value is odd.
-        if record
-            .get(record.len() - 1)
-            .is_some_and(|f| f.contains(END))
-        {
-            (None, "the last row ends inside a quoted field".to_string())
-        } else {
-            (None, fault.to_string())
-        }
-    })?;
-    // A malformed line's row has no mode: it stands for every mode.
-    Ok((row.0.mode == mode.name() || row.0.mode.is_empty()).then_some(key))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     use crate::board::key::{key_hex, line_key, position_key};
+    use std::collections::HashSet;
 
     /// Sets column `name` of `fields` to `value`.
     fn set(fields: &mut [String], name: &str, value: String) {
-        fields[header().iter().position(|&h| h == name).unwrap()] = value;
+        fields[batch_header().iter().position(|&h| h == name).unwrap()] = value;
     }
 
     /// A solved row of the position after `moves` in `mode`, with the values a resume
@@ -435,7 +248,7 @@ mod tests {
     fn row_of(moves: &str, mode: &str) -> (Vec<String>, u64) {
         let p = crate::board::parse_moves(moves).unwrap();
         let key = position_key(&p);
-        let mut r = vec![String::new(); header().len()];
+        let mut r = vec![String::new(); batch_header().len()];
         set(&mut r, "side", p.side.letter().to_string());
         set(&mut r, "mode", mode.into());
         set(&mut r, "score", "+2".into());
@@ -492,7 +305,7 @@ mod tests {
         // A malformed line's row: no mode, no side, its text's key.
         let text = "not a position";
         let c = line_key(text);
-        let mut error = vec![String::new(); header().len()];
+        let mut error = vec![String::new(); batch_header().len()];
         set(&mut error, "key", key_hex(c));
         set(&mut error, "board", text.into());
         set(&mut error, "status", "error: in.obf:1: bad".into());
@@ -536,7 +349,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
 
         let path = dir.path().join("damaged.csv");
-        let mut text = header().join(",") + "\n";
+        let mut text = batch_header().join(",") + "\n";
         text += "short,row\n";
         std::fs::write(&path, &text).unwrap();
         let err = BatchOut::open(&path, Mode::Exact)
@@ -549,8 +362,12 @@ mod tests {
         let path = dir.path().join("bad-value.csv");
         let mut fields = row("f5d6");
         set(&mut fields, "nodes", "12x".into());
-        let text =
-            header().join(",") + "\n" + &row("f5").join(",") + "\n" + &fields.join(",") + "\n";
+        let text = batch_header().join(",")
+            + "\n"
+            + &row("f5").join(",")
+            + "\n"
+            + &fields.join(",")
+            + "\n";
         std::fs::write(&path, &text).unwrap();
         let err = BatchOut::open(&path, Mode::Exact)
             .err()
@@ -568,7 +385,7 @@ mod tests {
         let path = dir.path().join("open-quote.csv");
         let mut fields = row("f5");
         *fields.last_mut().unwrap() = "\"F4".into();
-        let text = header().join(",") + "\n" + &fields.join(",") + "\n";
+        let text = batch_header().join(",") + "\n" + &fields.join(",") + "\n";
         std::fs::write(&path, &text).unwrap();
         let err = BatchOut::open(&path, Mode::Exact)
             .err()

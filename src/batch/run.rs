@@ -7,11 +7,12 @@
 
 use super::input::{Item, Repeat, Repeats, items, regular_file};
 use super::options::BatchOptions;
-use super::output::{BatchColumns, BatchOut};
+use super::output::BatchOut;
 use super::summary::BatchSummary;
 use super::worker::{Done, Job, Shared, Status, worker};
 use crate::board::key::key_hex;
 use crate::error::{BatchError, Error, Result};
+use crate::results::BatchColumns;
 use crate::results::csv_out::{CsvRow, RunInfo};
 use crate::results::histogram::Distribution;
 use crossbeam_channel::{Receiver, Sender, bounded};

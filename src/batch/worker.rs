@@ -4,12 +4,12 @@
 
 use super::input::Repeats;
 use super::options::BatchOptions;
-use super::output::{BatchColumns, BatchRow};
 use crate::board::ObfRecord;
 use crate::board::key::key_hex;
 use crate::results::check::check;
 use crate::results::csv_out::{CsvRow, RunInfo, megabytes, seconds};
 use crate::results::format::{move_scores_string, moves_string, pass_level, score_string};
+use crate::results::{BatchColumns, BatchRow};
 use crate::results::{checked_row, peak_mb};
 use crate::search::{Mode, PassReport, SolveResult, Solver, SolverOptions, TimedOut};
 use crossbeam_channel::{Receiver, Sender};

@@ -2,8 +2,8 @@
 //! that give each bad value its one-line error.
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
-use finale::harness::switches::{parse_hash_mb, parse_threads};
-use finale::harness::{SearchSwitches, ThreadSwitches};
+use finale::commands::switches::{parse_hash_mb, parse_threads};
+use finale::commands::{SearchSwitches, ThreadSwitches};
 use finale::search::{Level, Mode, ProbcutT, SolverOptions};
 use finale::settings::DEFAULT_HASH_MB;
 use std::path::PathBuf;
@@ -487,7 +487,7 @@ impl From<ModeArg> for Mode {
 }
 
 pub(crate) fn parse_depth(s: &str) -> Result<u32, String> {
-    let max = finale::harness::MAX_PERFT_DEPTH;
+    let max = finale::commands::MAX_PERFT_DEPTH;
     s.parse()
         .ok()
         .filter(|&d| d <= max)

@@ -4,7 +4,8 @@
 
 use super::args::*;
 use finale::batch::{BatchOptions, Shard};
-use finale::harness::{self, CsvTarget, SolveInput, SuiteOptions, Variant, VariantKind};
+use finale::commands::{self, SolveInput, SuiteOptions, Variant, VariantKind};
+use finale::results::CsvTarget;
 use finale::search::{EvalRef, SearchOptions};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -13,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
-    let options = harness::calibrate::CalibrateOptions {
+    let options = commands::calibrate::CalibrateOptions {
         levels: args.levels,
         hash_mb: args.hash_mb,
         search: SearchOptions {
@@ -27,7 +28,7 @@ pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Re
         progress: !args.no_progress,
         labels: args.labels,
     };
-    match harness::calibrate::run_calibrate(&args.files, &options, out) {
+    match commands::calibrate::run_calibrate(&args.files, &options, out) {
         Err(finale::Error::Calibrate(e @ finale::error::CalibrateError::Stopped { .. })) => {
             eprintln!("error: {e}");
             Ok(ExitCode::from(options.interrupt.exit_code()))
@@ -40,19 +41,19 @@ pub(crate) fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result
     use finale::train::mpc::{MpcOptions, SearchSampleOptions};
     let threads = threads_or_all(a.threads);
     let source = match a.from_search {
-        None if !a.from_labels.is_empty() => harness::train_mpc::Source::Labels {
+        None if !a.from_labels.is_empty() => commands::train_mpc::Source::Labels {
             csvs: a.from_labels,
             max_depth: a.max_depth,
             threads,
         },
-        None => harness::train_mpc::Source::Random(MpcOptions {
+        None => commands::train_mpc::Source::Random(MpcOptions {
             seed: a.seed,
             per_empties: a.per_empties,
             empties: a.empties,
             max_depth: a.max_depth,
             threads,
         }),
-        Some(file) => harness::train_mpc::Source::Search(
+        Some(file) => commands::train_mpc::Source::Search(
             file,
             a.dump_nodes,
             SearchSampleOptions {
@@ -66,7 +67,7 @@ pub(crate) fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result
         ),
     };
     let eval = load_eval(a.eval)?;
-    harness::train_mpc::run_train_mpc(&source, &eval, out)?;
+    commands::train_mpc::run_train_mpc(&source, &eval, out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -101,14 +102,14 @@ pub(crate) fn solve_input(
 pub(crate) fn eval(args: EvalArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let input = solve_input(args.moves, args.file, args.position, args.more);
     let evaluator = load_eval(args.eval)?;
-    harness::evaluate::run_eval(&input, &evaluator, args.depth, args.csv.as_deref(), out)?;
+    commands::evaluate::run_eval(&input, &evaluator, args.depth, args.csv.as_deref(), out)?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub(crate) fn solve(args: SolveArgs, out: &mut (impl Write + Send)) -> finale::Result<ExitCode> {
     let input = solve_input(args.moves, args.file, args.position, args.more);
     let interrupt = on_signals()?;
-    let settings = harness::SolveSettings {
+    let settings = commands::SolveSettings {
         mode: args.common.mode.into(),
         solver: args.common.solver_options(
             args.threads.requested(finale::search::cores()),
@@ -119,7 +120,7 @@ pub(crate) fn solve(args: SolveArgs, out: &mut (impl Write + Send)) -> finale::R
         pass_lines: !args.quiet && (args.progress || std::io::stdout().is_terminal()),
         interrupt: interrupt.clone(),
     };
-    let outcome = harness::run_solve(&input, &settings, out)?;
+    let outcome = commands::run_solve(&input, &settings, out)?;
     if let Some(cause) = outcome.stopped {
         eprintln!(
             "error: solve stopped by {cause}: {} solved, the one in progress reported with its \
@@ -176,7 +177,7 @@ pub(crate) fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<Exi
         },
         interrupt: on_signals()?,
     };
-    let summary = harness::run_suite(&args.files, &options, out)?;
+    let summary = commands::run_suite(&args.files, &options, out)?;
     if summary.stopped.is_some() {
         eprintln!(
             "error: suite stopped by {}: {} positions finished (their rows are in the table and \
@@ -243,10 +244,10 @@ pub(crate) fn generate(
         PlayArg::Eval => Some(load_eval(eval)?),
     };
     let play = match &evaluator {
-        None => harness::generate::Play::Random,
-        Some(e) => harness::generate::Play::Eval(e),
+        None => commands::generate::Play::Random,
+        Some(e) => commands::generate::Play::Eval(e),
     };
-    harness::run_generate(seed, count, lo, hi, play, out)?;
+    commands::run_generate(seed, count, lo, hi, play, out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -277,7 +278,7 @@ pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCo
         progress: !a.no_progress,
         interrupt: on_signals()?,
     };
-    match harness::train::run_train(&options, &a.out, a.force, a.data.as_deref(), out) {
+    match commands::train::run_train(&options, &a.out, a.force, a.data.as_deref(), out) {
         Err(finale::Error::Train(e @ finale::error::TrainError::Stopped(_))) => {
             let data = match &a.data {
                 Some(p) => format!("; {} holds the rows of the phases finished", p.display()),

@@ -1,4 +1,4 @@
-//! What can go wrong in `finale calibrate` (`crate::harness::calibrate`), as a type
+//! What can go wrong in `finale calibrate` (`crate::commands::calibrate`), as a type
 //! library callers can match.
 
 use std::path::PathBuf;
@@ -48,5 +48,5 @@ pub enum CalibrateError {
     },
     /// A calibration CSV refused before anything was changed in it.
     #[error("{0} (left untouched)")]
-    LeftUntouched(Box<super::Error>),
+    LeftUntouched(Box<CalibrateError>),
 }

@@ -1,5 +1,5 @@
 //! What can go wrong reading suite and batch CSVs back to compare or report them
-//! (`crate::harness::{compare, report, run_csv}`), as a type library callers can match.
+//! (`crate::commands::{compare, report, run_csv}`), as a type library callers can match.
 
 use std::path::PathBuf;
 use thiserror::Error;

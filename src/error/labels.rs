@@ -1,4 +1,4 @@
-//! What can go wrong reading exact answers back as labels (`crate::harness::labels`).
+//! What can go wrong reading exact answers back as labels (`crate::commands::labels`).
 
 use std::path::PathBuf;
 use thiserror::Error;

@@ -1,4 +1,4 @@
-//! What can go wrong in a suite and its variants (`crate::harness::{suite, variant,
+//! What can go wrong in a suite and its variants (`crate::commands::{suite, variant,
 //! switches}`), as a type library callers can match.
 
 use std::path::PathBuf;

@@ -299,6 +299,14 @@ pub const BATCH_COLUMNS: [&str; 5] = [
     "line",
 ];
 
+/// The batch CSV columns: the suite's, then `status` and, for a `timeout` row, the last
+/// finished pass as a probable answer (score, level such as `73%`, move), then `line`.
+pub fn batch_header() -> Vec<&'static str> {
+    let mut h: Vec<&str> = HEADER.to_vec();
+    h.extend(BATCH_COLUMNS);
+    h
+}
+
 /// One batch row: the suite's columns, then the batch's. Written as one record, and read
 /// back by position ([`super::csv_in::read_batch_row`]) or, by compare and report, each
 /// half by column name. `S` is `String` for rows made or kept, `&str` for rows read and

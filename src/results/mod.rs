@@ -15,7 +15,7 @@ pub mod row;
 pub use check::{Verdict, check};
 pub use csv_out::{
     BATCH_COLUMNS, BatchColumns, BatchRow, CsvOut, CsvRow, CsvTarget, HEADER, RunInfo,
-    SUITE_COLUMNS,
+    SUITE_COLUMNS, batch_header,
 };
 pub use machine::{MAX_HASH_MB, check_hash_mb};
 pub use row::{Row, checked_row, peak_mb};

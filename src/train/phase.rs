@@ -4,10 +4,10 @@
 //! held-out games.
 
 use super::fit::{self, FitRow};
-use super::{
-    ErrorRow, LABEL_HEADER, LabelRow, Labelled, TrainOptions, board_string, exact_value, held_out,
-    stopped, to_fit_row,
+use super::labels::{
+    LABEL_HEADER, LabelRow, Labelled, board_string, exact_value, held_out, to_fit_row,
 };
+use super::options::{TrainOptions, stopped};
 use crate::error::{Error, Result};
 use crate::eval::mobility::{PER_PHASE_MOBILITY, canonical_indices_with_mobility};
 use crate::eval::pattern::{PER_PHASE, PHASES, canonical_indices};
@@ -17,6 +17,25 @@ use crate::train::games::Sample;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::io::Write;
+
+/// One line of the held-out error table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorRow {
+    /// Empty squares.
+    pub empties: u32,
+    /// Training positions.
+    pub train: usize,
+    /// Held-out positions (games numbered 9 mod 10).
+    pub test: usize,
+    /// `exact` or `depth N`.
+    pub label: String,
+    /// Mean absolute error of the evaluation on held-out positions, in discs.
+    pub test_mae: f64,
+    /// Root mean square error on held-out positions, in discs.
+    pub test_rmse: f64,
+    /// Root mean square error on the training positions, in discs.
+    pub train_rmse: f64,
+}
 
 /// A labelled position of the phase: its empties, whether it is held out, and the label.
 type PhaseRow = (u32, bool, Labelled);

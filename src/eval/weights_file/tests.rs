@@ -1,6 +1,10 @@
 //! Tests of the weight file: layouts built by hand, naive expansion, every corruption.
 
+use super::layout::{FIXED_BYTES, MAGIC};
 use super::*;
+use crate::eval::mobility::{MOBILITY_SET, PER_PHASE_MOBILITY, canonical_indices_with_mobility};
+use crate::eval::pattern::{PATTERN_SET, PER_PHASE, canonical_indices};
+use flate2::Compression;
 use proptest::prelude::*;
 use std::ffi::OsString;
 use std::fs;

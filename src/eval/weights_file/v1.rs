@@ -6,10 +6,8 @@
 //! sequence of `i16` records where any value but `i16::MIN` is one weight and `i16::MIN`
 //! followed by a `u32` count *n* (never 0) is *n* zeros.
 
-use super::{WeightFileError, weights_of_bytes};
-
-/// The format version of these files.
-pub(super) const VERSION: u32 = 1;
+use super::WeightFileError;
+use super::payload::weights_of_bytes;
 
 const ENCODING_RAW: u32 = 0;
 const ENCODING_ZERO_RUNS: u32 = 1;

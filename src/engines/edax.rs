@@ -4,7 +4,7 @@
 //! Its result table has a row per position, ` 1|   20   +18     0:00.012   123456
 //! 10288000  G8 H7 ...`: number, depth, score, time, nodes, speed, principal variation.
 
-use super::engine_output::{EngineAnswer, clock_time, engine_line, engine_score, version_in};
+use super::output::{EngineAnswer, clock_time, engine_line, engine_score, version_in};
 use crate::board::Position;
 use std::path::Path;
 use std::process::Command;
@@ -20,7 +20,7 @@ pub fn obf(position: &Position) -> String {
 
 /// The command solving the positions of `obf`.
 pub fn command(bin: &Path, obf: &Path, threads: usize, hash_bits: u32) -> Command {
-    super::engine_process::solve_command(bin, obf, ("-n", threads), ("-h", hash_bits))
+    super::process::solve_command(bin, obf, ("-n", threads), ("-h", hash_bits))
 }
 
 /// Reads the last result row of `stdout`.

@@ -8,47 +8,23 @@
 //! be stopped and resumed, and the exact solves of one run serve later runs of other
 //! levels or another build (remove the probable rows to measure them again).
 
+mod options;
 mod rows;
 mod table;
 mod worker;
 
+pub use options::CalibrateOptions;
 pub use rows::{CalRow, HEADER, parse_rows};
 pub use table::{CalLine, calibration_table, format_table};
 
 use crate::board::{ObfRecord, read_obf_file};
 use crate::error::{CalibrateError, Error, Result};
-use crate::search::{Level, SearchOptions};
+use crate::search::Level;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
 use worker::Known;
-
-/// Settings of a calibration run.
-#[derive(Clone, Debug)]
-pub struct CalibrateOptions {
-    /// Selectivity levels to measure (the exact solve is always made).
-    pub levels: Vec<Level>,
-    /// Table size of each worker, MB.
-    pub hash_mb: usize,
-    /// Search switches (the selectivity is set per solve).
-    pub search: SearchOptions,
-    /// Positions solved at once, one thread and one table each (node counts repeat).
-    pub workers: usize,
-    /// The CSV of rows, created or resumed.
-    pub csv: PathBuf,
-    /// Once set (SIGINT, SIGTERM), no position is started and the solves in progress give
-    /// up without a row; [`run_calibrate`] returns [`CalibrateError::Stopped`], every row
-    /// written before kept for the same command to resume from.
-    pub interrupt: crate::interrupt::Interrupt,
-    /// A progress bar on stderr, when it is a terminal.
-    pub progress: bool,
-    /// Suite or batch CSVs whose exact answers stand in for the exact solves of their
-    /// positions (`finale batch` labels made once, perhaps on other machines). They name
-    /// one best move each (no ties), so a probable move that differs from it is checked
-    /// by one exact null-window search of the position after it.
-    pub labels: Vec<PathBuf>,
-}
 
 /// Solves every position of `files` exactly and at each of `o.levels` (skipping rows the
 /// CSV already has), prints the table to `out`, and returns it with every row.

@@ -2,8 +2,9 @@
 //! read back to resume.
 
 use crate::board::{Position, Square};
+use crate::commands::labels::Label;
+use crate::durable;
 use crate::error::{CalibrateError, Error, Result};
-use crate::harness::labels::Label;
 use crate::results::machine::git_rev;
 use crate::search::{Level, SolveResult};
 use serde::{Deserialize, Serialize};
@@ -185,16 +186,16 @@ pub(super) fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(io_err(e)),
     };
+    let tail = durable::torn_tail(&mut file).map_err(io_err)?;
     let mut text = Vec::new();
-    file.read_to_end(&mut text).map_err(io_err)?;
-    let whole = text.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    file.seek(SeekFrom::Start(0)).map_err(io_err)?;
+    (&mut file)
+        .take(tail.whole)
+        .read_to_end(&mut text)
+        .map_err(io_err)?;
     // Checked before the torn line is cut, so that a refused file is not changed.
-    let rows =
-        parse_rows(&text[..whole], path).map_err(|e| CalibrateError::LeftUntouched(Box::new(e)))?;
-    if whole < text.len() {
-        file.set_len(whole as u64).map_err(io_err)?;
-        file.seek(SeekFrom::End(0)).map_err(io_err)?;
-    }
+    let rows = parse_rows(&text, path).map_err(|e| CalibrateError::LeftUntouched(Box::new(e)))?;
+    tail.drop_torn(&file).map_err(io_err)?;
     Ok(rows)
 }
 
@@ -204,17 +205,15 @@ pub(super) fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
 /// The header must be [`HEADER`]. Refuses text whose last line ends inside a quoted
 /// field: it reads as whole rows, but the rows appended next would be swallowed into that
 /// field. Refuses times that are not a number of seconds from 0 to
-/// [`MAX_SECONDS`](crate::harness::run_csv::MAX_SECONDS).
-pub fn parse_rows(bytes: &[u8], path: &Path) -> Result<Vec<CalRow>> {
+/// [`MAX_SECONDS`](crate::results::csv_in::MAX_SECONDS).
+pub fn parse_rows(bytes: &[u8], path: &Path) -> std::result::Result<Vec<CalRow>, CalibrateError> {
     if bytes.is_empty() {
         return Ok(Vec::new());
     }
-    let bad = |line: u64, what: String| {
-        Error::from(CalibrateError::BadCsv {
-            path: path.to_path_buf(),
-            line,
-            what,
-        })
+    let bad = |line: u64, what: String| CalibrateError::BadCsv {
+        path: path.to_path_buf(),
+        line,
+        what,
     };
     // Read with an end marker after the text: if the marker does not come back as a row
     // of its own, the text ends inside a quoted field.
@@ -259,12 +258,12 @@ pub fn parse_rows(bytes: &[u8], path: &Path) -> Result<Vec<CalRow>> {
             .deserialize(Some(&header))
             .map_err(|e| bad(line, format!("not a calibration row ({e})")))?;
         for (name, t) in [("time_s", row.time_s), ("exact_time_s", row.exact_time_s)] {
-            if !crate::harness::run_csv::is_seconds(t) {
+            if !crate::results::csv_in::is_seconds(t) {
                 return Err(bad(
                     line,
                     format!(
                         "bad {name} (expected seconds from 0 to {:e})",
-                        crate::harness::run_csv::MAX_SECONDS
+                        crate::results::csv_in::MAX_SECONDS
                     ),
                 ));
             }

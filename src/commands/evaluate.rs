@@ -4,6 +4,7 @@
 
 use super::solve::{Job, SolveInput, load};
 use crate::board::{Board, Color, Square};
+use crate::durable::{Access, Existing, Replacement};
 use crate::error::{Error, Result};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::search::evaluated_value;
@@ -182,7 +183,7 @@ fn csv_row(index: usize, e: &Evaluation) -> EvalRow {
 /// when complete, or straight into a device or pipe (e.g. `/dev/stdout`), which a rename
 /// would replace.
 enum Sink {
-    Temp(tempfile::NamedTempFile),
+    Temp(Replacement),
     Stream(std::fs::File),
 }
 
@@ -221,24 +222,14 @@ impl<'p> CsvFile<'p> {
                     .open(path)
                     .map_err(write_err)?,
             ),
-            _ => {
-                let dir = match path.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d,
-                    _ => Path::new("."),
-                };
-                Sink::Temp(
-                    tempfile::Builder::new()
-                        .prefix(".finale-eval-")
-                        .suffix(".tmp")
-                        .tempfile_in(dir)
-                        .map_err(|e| {
-                            write_err(std::io::Error::new(
-                                e.kind(),
-                                "cannot create a file beside it",
-                            ))
-                        })?,
-                )
-            }
+            _ => Sink::Temp(
+                Replacement::beside(path, ".finale-eval-", Access::Private).map_err(|e| {
+                    write_err(std::io::Error::new(
+                        e.kind(),
+                        "cannot create a file beside it",
+                    ))
+                })?,
+            ),
         };
         let mut f = CsvFile {
             path,
@@ -273,10 +264,7 @@ impl<'p> CsvFile<'p> {
             .into_inner()
             .map_err(|e| err(std::io::Error::new(e.error().kind(), e.error().to_string())))?;
         match sink {
-            Sink::Temp(tmp) => {
-                tmp.as_file().sync_all().map_err(err)?;
-                tmp.persist(path).map_err(|e| err(e.error))?;
-            }
+            Sink::Temp(tmp) => tmp.commit(Existing::Replace).map_err(|e| err(e.source))?,
             Sink::Stream(mut f) => f.flush().map_err(err)?,
         }
         Ok(())

@@ -5,7 +5,7 @@
 //! e.g. `| 60 | 20@100% | g8 | +18 | 000:00:00.012 | 123456 | 10288000 |`, after a header
 //! row of those names.
 
-use super::engine_output::{EngineAnswer, clock_time, engine_line, engine_score, version_in};
+use super::output::{EngineAnswer, clock_time, engine_line, engine_score, version_in};
 use crate::board::Position;
 use std::path::Path;
 use std::process::Command;
@@ -20,7 +20,7 @@ pub fn problem(position: &Position) -> String {
 
 /// The command solving the positions of `file`.
 pub fn command(bin: &Path, file: &Path, threads: usize, hash_bits: u32) -> Command {
-    super::engine_process::solve_command(bin, file, ("-t", threads), ("-hash", hash_bits))
+    super::process::solve_command(bin, file, ("-t", threads), ("-hash", hash_bits))
 }
 
 /// Reads the last data row of the table on `stdout`.

@@ -3,7 +3,7 @@
 
 use super::SuiteOptions;
 use crate::board::ObfRecord;
-use crate::harness::variant::{Variant, VariantKind};
+use crate::commands::variant::{Variant, VariantKind};
 use crate::interrupt::Interrupt;
 use crate::search::{Mode, SolveResult, Solver, TimedOut, search_threads};
 use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;

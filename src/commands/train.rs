@@ -36,10 +36,7 @@ fn check_out(out: &Path, force: bool) -> Result<()> {
         Ok(_) if !force => return Err(TrainError::Exists(out.to_path_buf()).into()),
         _ => {}
     }
-    let dir = match out.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = crate::durable::dir_of(out);
     tempfile::Builder::new()
         .prefix(".finale-train-check-")
         .tempfile_in(dir)

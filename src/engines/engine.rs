@@ -1,11 +1,10 @@
-//! Other engines (Zebra, Edax, Egaroucid) as suite variants: `--engine NAME:PATH`, checked
-//! before anything runs, each position solved by running the engine's executable once
-//! through its adapter (`engine_zebra`, `engine_edax`, `engine_egaroucid`), with the
-//! suite's threads and table size where the engine takes them.
+//! One other engine's executable, checked before anything runs (`--engine NAME:PATH`), and
+//! one run of it on a position through its adapter ([`zebra`], [`edax`], [`egaroucid`]),
+//! with the suite's threads and table size where the engine takes them.
 
-use super::engine_output::EngineAnswer;
-use super::engine_process::{Ended, run_engine};
-use super::{engine_edax, engine_egaroucid, engine_zebra};
+use super::output::EngineAnswer;
+use super::process::{Ended, run_engine};
+use super::{edax, egaroucid, zebra};
 use crate::board::Position;
 use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
@@ -40,9 +39,9 @@ impl EngineKind {
 
     fn entry_bytes(self) -> u64 {
         match self {
-            EngineKind::Zebra => engine_zebra::ENTRY_BYTES,
-            EngineKind::Edax => engine_edax::ENTRY_BYTES,
-            EngineKind::Egaroucid => engine_egaroucid::ENTRY_BYTES,
+            EngineKind::Zebra => zebra::ENTRY_BYTES,
+            EngineKind::Edax => edax::ENTRY_BYTES,
+            EngineKind::Egaroucid => egaroucid::ENTRY_BYTES,
         }
     }
 }
@@ -114,7 +113,7 @@ impl Engine {
         let path =
             std::path::absolute(path).map_err(|e| refuse(format!("{}: {e}", path.display())))?;
         if kind == EngineKind::Zebra {
-            let data = path.with_file_name(engine_zebra::DATA_FILE);
+            let data = path.with_file_name(zebra::DATA_FILE);
             if !data.is_file() {
                 return Err(refuse(format!(
                     "{}: missing (Zebra reads it from its own directory)",
@@ -159,16 +158,16 @@ impl Engine {
         let _ = std::fs::remove_file(&out_file);
         let (text, command) = match self.kind {
             EngineKind::Zebra => (
-                engine_zebra::script(position),
-                engine_zebra::command(&self.path, &input, &out_file, settings.hash_bits),
+                zebra::script(position),
+                zebra::command(&self.path, &input, &out_file, settings.hash_bits),
             ),
             EngineKind::Edax => (
-                engine_edax::obf(position),
-                engine_edax::command(&self.path, &input, settings.threads, settings.hash_bits),
+                edax::obf(position),
+                edax::command(&self.path, &input, settings.threads, settings.hash_bits),
             ),
             EngineKind::Egaroucid => (
-                engine_egaroucid::problem(position),
-                engine_egaroucid::command(&self.path, &input, settings.threads, settings.hash_bits),
+                egaroucid::problem(position),
+                egaroucid::command(&self.path, &input, settings.threads, settings.hash_bits),
             ),
         };
         std::fs::write(&input, text).map_err(|source| Error::Write {
@@ -209,10 +208,10 @@ impl Engine {
             EngineKind::Zebra => {
                 let out = String::from_utf8_lossy(&std::fs::read(out_file).unwrap_or_default())
                     .into_owned();
-                engine_zebra::parse(said, &out, position.side)
+                zebra::parse(said, &out, position.side)
             }
-            EngineKind::Edax => engine_edax::parse(said),
-            EngineKind::Egaroucid => engine_egaroucid::parse(said),
+            EngineKind::Edax => edax::parse(said),
+            EngineKind::Egaroucid => egaroucid::parse(said),
         }
     }
 }

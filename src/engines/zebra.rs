@@ -6,7 +6,7 @@
 //! (black discs, white discs, the line of moves); on stdout, `Total nodes: N` and
 //! `Maximum time for solve: S s`. One search thread always.
 
-use super::engine_output::{EngineAnswer, engine_line};
+use super::output::{EngineAnswer, engine_line};
 use crate::board::{Color, Position};
 use std::path::Path;
 use std::process::Command;

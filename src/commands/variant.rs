@@ -2,9 +2,9 @@
 //! binaries run on one position at a time. `finale suite --repeat K` alternates them on
 //! every position so that a slow spell of a shared machine hits all of them alike.
 
-use super::engine::{Engine, EngineRun, EngineSettings};
-use super::engine_output::engine_move;
 use crate::board::{ObfRecord, Square};
+use crate::engines::output::engine_move;
+use crate::engines::{Engine, EngineRun, EngineSettings};
 use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
 use crate::results::CsvRow;

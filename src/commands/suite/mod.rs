@@ -2,74 +2,22 @@
 //! each answer against the file, prints a table row and writes a CSV row as each position
 //! finishes, then sums up.
 
+mod options;
 mod run;
 mod small;
 mod summary;
 mod table;
 
+pub use options::SuiteOptions;
 pub use summary::Summary;
 pub use table::{table_header, table_row};
 
-use super::variant::Variant;
 use crate::board::{ObfRecord, read_obf_file};
 use crate::error::{Error, Result, SuiteError};
-use crate::interrupt::Interrupt;
 use crate::results::csv_out::CsvTarget;
-use crate::results::row::{Row, checked_row};
-use crate::search::{Mode, SearchOptions, Solver};
 use run::SuiteRun;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-/// How to run a suite.
-#[derive(Clone, Debug)]
-pub struct SuiteOptions {
-    /// What to solve for.
-    pub mode: Mode,
-    /// Transposition table size in MB.
-    pub hash_mb: usize,
-    /// Search switches.
-    pub search: SearchOptions,
-    /// Search threads per solve.
-    pub threads: usize,
-    /// Run every thread even beyond the cores.
-    pub oversubscribe: bool,
-    /// Where the CSV goes.
-    pub csv: CsvTarget,
-    /// Times each position is solved (by each variant).
-    pub repeat: u32,
-    /// Variants to alternate; empty means this binary with `search`.
-    pub variants: Vec<Variant>,
-    /// Show a progress bar on stderr (positions done, the current one and its last pass,
-    /// ETA) when stderr is a terminal.
-    pub progress: bool,
-    /// Another engine (`--engine`) running longer than this on a position is killed, and
-    /// its row says `timeout`; finale's own solves are not limited.
-    pub time_limit: Option<Duration>,
-    /// Stops the run when set (by SIGINT or SIGTERM in the CLI): the position being
-    /// solved gives up, and the run ends with the rows it finished and the position's last
-    /// pass as a probable answer ([`Summary::stopped`]).
-    pub interrupt: Interrupt,
-}
-
-/// Solves one record with a cleared table (so node counts do not depend on what was
-/// solved before) and checks the answer.
-pub fn solve_record(
-    solver: &mut Solver,
-    file: &Path,
-    index: usize,
-    record: &ObfRecord,
-    mode: Mode,
-) -> Row {
-    solver.clear();
-    checked_row(
-        file,
-        index,
-        record,
-        solver.solve(record.position.board, mode),
-    )
-}
+use std::path::PathBuf;
 
 /// Runs a suite: reads every file first (so a malformed line in the last file is reported
 /// before hours of solving), opens the CSV, then solves, printing to `out` and writing the
@@ -112,6 +60,8 @@ pub fn run_suite(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interrupt::Interrupt;
+    use crate::search::{Mode, SearchOptions};
 
     /// One thread, exact, a 1 MB table, the CSV to `csv`.
     fn options(csv: CsvTarget) -> SuiteOptions {
@@ -159,7 +109,7 @@ mod tests {
             .iter()
             .map(String::from)
             .collect();
-        let mut want = crate::harness::HEADER.to_vec();
+        let mut want = crate::results::HEADER.to_vec();
         want.extend(crate::results::SUITE_COLUMNS);
         assert_eq!(header, want);
         let rows: Vec<csv::StringRecord> = reader

@@ -7,9 +7,10 @@
 //! batch resume and calibrate drop it, and [`RunCsv::torn`] says where it was. A row like
 //! it anywhere else is refused: only the end of a file is written last.
 
+use crate::durable::{LastByte, is_torn_row};
 use crate::error::{CompareError, Error, Result};
 use crate::results::csv_in::{BadValue, MAX_EMPTIES, duplicate_column, read_row};
-pub use crate::results::csv_in::{MAX_SECONDS, is_seconds, parse_seconds};
+use crate::results::csv_in::{MAX_SECONDS, parse_seconds};
 use crate::results::{BatchColumns, CsvRow};
 use csv::{ByteRecord, StringRecord};
 use std::fs::File;
@@ -20,7 +21,7 @@ use std::path::{Path, PathBuf};
 pub struct RunCsv<R = File> {
     path: PathBuf,
     header: StringRecord,
-    reader: csv::Reader<Tail<R>>,
+    reader: csv::Reader<LastByte<R>>,
     torn: Option<TornRow>,
 }
 
@@ -33,22 +34,6 @@ pub struct TornRow {
     pub fields: usize,
     /// The header's fields.
     pub columns: usize,
-}
-
-/// A reader that remembers the last byte it gave: whether the text ends in a newline.
-struct Tail<R> {
-    inner: R,
-    last: Option<u8>,
-}
-
-impl<R: Read> Read for Tail<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if n > 0 {
-            self.last = Some(buf[n - 1]);
-        }
-        Ok(n)
-    }
 }
 
 /// One solved row and where it is.
@@ -79,10 +64,9 @@ impl<R: Read> RunCsv<R> {
     pub fn from_reader(reader: R, path: &Path) -> Result<RunCsv<R>> {
         // Flexible: rows of another length are told apart here, a torn last row from one
         // damaged elsewhere.
-        let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(Tail {
-            inner: reader,
-            last: None,
-        });
+        let mut reader = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_reader(LastByte::new(reader));
         let header = reader
             .headers()
             .map_err(|source| Error::Csv {
@@ -162,8 +146,8 @@ impl<R: Read> RunCsv<R> {
             more = self.read(&mut next)?;
             let line = bytes.position().map_or(0, |p| p.line());
             let fields = bytes.len();
-            let ended = more || self.reader.get_ref().last == Some(b'\n');
-            if fields < columns && !more || fields == columns && !ended {
+            let newline_after = more || self.reader.get_ref().ends_in_newline();
+            if is_torn_row(!more, fields, columns, newline_after) {
                 self.torn = Some(TornRow {
                     line,
                     fields,

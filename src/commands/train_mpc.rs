@@ -43,12 +43,10 @@ fn write_nodes(mut file: File, path: &Path, header: &str, nodes: &[Board]) -> Re
         };
         text += &format!("{pos}\n");
     }
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(|source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+    crate::durable::write_synced(&mut file, text.as_bytes()).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Fits the model from `source` with `eval` (progress on stderr) and prints it to `out`.
