@@ -1,8 +1,8 @@
 //! The search's switches: what a search may use (table, ETC, stability, the evaluation,
-//! kernels) and how selective it is. Turning a switch off never changes a score.
+//! kernels) and how selective it is, with the width a selective pass may be given.
+//! Turning a switch off never changes a score.
 
 use super::level::Level;
-use super::probcut::ProbcutT;
 use crate::board::kernels::Isa;
 use crate::eval::Evaluator;
 
@@ -87,3 +87,37 @@ impl Default for SearchOptions {
         }
     }
 }
+
+/// A multi-probcut width in standard deviations of the error model, given in place of a
+/// level's own (`--probcut-t`), for measuring other widths with `finale calibrate` or suite
+/// variants; answers keep the level's name. Compared by value.
+#[derive(Clone, Copy, Debug)]
+pub struct ProbcutT(f32);
+
+impl ProbcutT {
+    /// Reads a width as users give it: a positive number of standard deviations.
+    pub fn parse(text: &str) -> Result<ProbcutT, String> {
+        text.parse::<f32>()
+            .ok()
+            .filter(|t| t.is_finite() && *t > 0.0 && *t <= 20.0)
+            .map(ProbcutT)
+            .ok_or_else(|| {
+                format!(
+                    "'{text}': expected a width of more than 0 and at most 20 (standard deviations)"
+                )
+            })
+    }
+
+    /// The width in standard deviations.
+    pub const fn sigmas(self) -> f32 {
+        self.0
+    }
+}
+
+impl PartialEq for ProbcutT {
+    fn eq(&self, other: &ProbcutT) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for ProbcutT {}

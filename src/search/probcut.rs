@@ -1,7 +1,8 @@
 //! Multi-probcut at search time: a shallow evaluated search predicts a node's exact score,
 //! and a prediction far enough beyond the window, by the error model's standard
 //! deviations, cuts the node. The model's constants are in settings.rs, its fitting in
-//! `train/mpc.rs`, the levels and their widths in `level.rs`.
+//! `train/mpc.rs`, the levels and their widths in `level.rs` (a width given in their place,
+//! `ProbcutT`, is a search option: `options.rs`).
 
 use super::entry::Entries;
 use super::state::Search;
@@ -21,40 +22,6 @@ pub fn mpc_error(n: u32) -> (f32, f32) {
         MPC_SIGMA[0] + MPC_SIGMA[1] * m + MPC_SIGMA[2] * d,
     )
 }
-
-/// A multi-probcut width in standard deviations of the error model, given in place of a
-/// level's own (`--probcut-t`), for measuring other widths with `finale calibrate` or suite
-/// variants; answers keep the level's name. Compared by value.
-#[derive(Clone, Copy, Debug)]
-pub struct ProbcutT(f32);
-
-impl ProbcutT {
-    /// Reads a width as users give it: a positive number of standard deviations.
-    pub fn parse(text: &str) -> Result<ProbcutT, String> {
-        text.parse::<f32>()
-            .ok()
-            .filter(|t| t.is_finite() && *t > 0.0 && *t <= 20.0)
-            .map(ProbcutT)
-            .ok_or_else(|| {
-                format!(
-                    "'{text}': expected a width of more than 0 and at most 20 (standard deviations)"
-                )
-            })
-    }
-
-    /// The width in standard deviations.
-    pub const fn sigmas(self) -> f32 {
-        self.0
-    }
-}
-
-impl PartialEq for ProbcutT {
-    fn eq(&self, other: &ProbcutT) -> bool {
-        self.0.to_bits() == other.0.to_bits()
-    }
-}
-
-impl Eq for ProbcutT {}
 
 impl Search<'_> {
     /// Multi-probcut: a shallow search predicts the exact score; when the prediction lies
