@@ -516,7 +516,7 @@ fn a_batch_output_with_its_columns_reordered_is_named_so() {
         &format!("{} X\n", "-".repeat(27) + "OX------XO" + &"-".repeat(27)),
     );
     for (x, y) in [("score", "nodes"), ("index", "file")] {
-        let mut columns = finale::batch::output::header();
+        let mut columns = finale::results::batch_header();
         let (a, b) = (
             columns.iter().position(|&c| c == x).unwrap(),
             columns.iter().position(|&c| c == y).unwrap(),
