@@ -34,6 +34,7 @@ pub use evaluated::{evaluated_value, evaluated_value_on};
 pub use level::{Level, ProbcutT};
 pub use root::{Solver, SolverOptions};
 pub use start_error::StartError;
+pub use threads::Threads;
 pub use threads::{cores, search_threads};
 pub use tt::TranspositionTable;
 
