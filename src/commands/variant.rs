@@ -265,13 +265,8 @@ fn engine_answer(run: EngineRun, mode: Mode, name: &str) -> std::result::Result<
                 Some(PvMove::Play(m)) => vec![*m],
                 _ => Vec::new(),
             };
-            let score = if mode == Mode::Wld {
-                a.score.signum()
-            } else {
-                a.score
-            };
             let result = SolveResult {
-                score,
+                score: mode.class(a.score),
                 best_moves: best,
                 pv: a.pv,
                 nodes: a.nodes,

@@ -10,7 +10,7 @@ use crate::commands::compare::{Run, compare_runs};
 use crate::commands::variant::{Runner, Variant, VariantKind};
 use crate::error::{Error, Result};
 use crate::interrupt::Interrupt;
-use crate::results::format::score_string;
+use crate::results::format::{pass_move, score_string};
 use crate::results::histogram::Distribution;
 use crate::results::row::{Row, checked_row};
 use crate::results::{CsvOut, RunInfo};
@@ -405,7 +405,7 @@ fn pass_brief(mode: Mode, p: &PassReport) -> String {
         "pass {} {} {}",
         crate::results::format::pass_level(p),
         score_string(mode, p.score),
-        p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
+        pass_move(p)
     )
 }
 
@@ -423,7 +423,7 @@ fn stop_note(
         Some(p) => format!(
             "probable {} (its last finished pass), best {}",
             crate::results::format::probable_string(mode, p),
-            p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
+            pass_move(p)
         ),
         None => "no pass had finished".to_string(),
     };
