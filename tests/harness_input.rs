@@ -1,4 +1,4 @@
-//! Bad input to the harness commands that read other programs' files — CSVs given to
+//! Bad input to the commands that read other programs' files — CSVs given to
 //! `compare` and `report`, a calibration CSV resumed, the CSV another binary writes for
 //! `suite --binary`, the header of a batch output resumed: each is one `error:` line
 //! naming the file and line, exit code 2, never a panic. Also checks that the fuzz seeds
