@@ -56,8 +56,8 @@ fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCod
         Command::Eval(args) => eval(args, stdout),
         Command::Suite(args) => suite(args, stdout),
         Command::Bench { threads } => {
-            let n = threads.requested(1);
-            commands::run_bench(n, threads.oversubscribe, stdout).map(|_| ExitCode::SUCCESS)
+            let t = threads.resolve(1);
+            commands::run_bench(t.running, threads.oversubscribe, stdout).map(|_| ExitCode::SUCCESS)
         }
         Command::Batch(args) => batch(args, stdout),
         Command::Calibrate(args) => calibrate(args, stdout),

@@ -1,4 +1,4 @@
-//! Bad input to the harness commands that read other programs' files — CSVs given to
+//! Bad input to the commands that read other programs' files — CSVs given to
 //! `compare` and `report`, a calibration CSV resumed, the CSV another binary writes for
 //! `suite --binary`, the header of a batch output resumed: each is one `error:` line
 //! naming the file and line, exit code 2, never a panic. Also checks that the fuzz seeds
@@ -516,7 +516,7 @@ fn a_batch_output_with_its_columns_reordered_is_named_so() {
         &format!("{} X\n", "-".repeat(27) + "OX------XO" + &"-".repeat(27)),
     );
     for (x, y) in [("score", "nodes"), ("index", "file")] {
-        let mut columns = finale::batch::output::header();
+        let mut columns = finale::results::batch_header();
         let (a, b) = (
             columns.iter().position(|&c| c == x).unwrap(),
             columns.iter().position(|&c| c == y).unwrap(),

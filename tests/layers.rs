@@ -48,11 +48,16 @@ struct File {
 
 impl File {
     fn name(&self) -> String {
-        self.module.join("::")
+        if self.module.is_empty() {
+            "lib".into()
+        } else {
+            self.module.join("::")
+        }
     }
 }
 
-/// Every source file under `src` but the crate roots (lib.rs, main.rs), at any depth.
+/// Every source file under `src` but the binary's root (main.rs), at any depth; lib.rs is
+/// the module with the empty path.
 fn sources(src: &Path) -> Vec<File> {
     let mut files = Vec::new();
     walk(src, &mut Vec::new(), &mut files);
@@ -71,7 +76,9 @@ fn walk(dir: &Path, module: &mut Vec<String>, files: &mut Vec<File>) {
         } else if path.extension().is_some_and(|e| e == "rs") {
             let mut m = module.clone();
             match name.as_str() {
-                "lib" | "main" if module.is_empty() => continue,
+                // lib.rs is the root (its re-exports are followed); main.rs is the binary's.
+                "lib" if module.is_empty() => {}
+                "main" if module.is_empty() => continue,
                 // A folder's mod.rs is the folder's module.
                 "mod" => {}
                 _ => m.push(name),
@@ -100,7 +107,14 @@ fn code(path: &Path) -> String {
 /// `text` without its inline `#[cfg(test)] mod NAME { ... }` blocks, whose `super` is the
 /// file itself.
 fn without_test_modules(text: &str) -> String {
+    split_test_modules(text).0
+}
+
+/// `text` without its inline `#[cfg(test)] mod NAME { ... }` blocks, and the blocks: each
+/// module's name and body.
+fn split_test_modules(text: &str) -> (String, Vec<(String, String)>) {
     let mut out = String::new();
+    let mut blocks = Vec::new();
     let mut rest = text;
     while let Some(i) = rest.find("#[cfg(test)]") {
         let after = rest[i + 12..].trim_start();
@@ -113,6 +127,7 @@ fn without_test_modules(text: &str) -> String {
         }
         out.push_str(&rest[..i]);
         let open = rest.len() - after.len() + after.find('{').unwrap();
+        let name = after[4..after.find('{').unwrap()].trim().to_string();
         let mut depth = 0;
         let mut end = rest.len();
         for (k, c) in rest[open..].char_indices() {
@@ -128,10 +143,14 @@ fn without_test_modules(text: &str) -> String {
                 _ => {}
             }
         }
+        blocks.push((
+            name,
+            rest[open + 1..end.saturating_sub(1).max(open + 1)].to_string(),
+        ));
         rest = &rest[end..];
     }
     out.push_str(rest);
-    out
+    (out, blocks)
 }
 
 fn is_ident(c: char) -> bool {
@@ -299,7 +318,7 @@ impl Graph {
     /// The file that defines what `path` (absolute) names, following re-exports; `None`
     /// for what is outside the crate.
     fn resolve(&self, path: &[String], depth: u32) -> Option<Vec<String>> {
-        let k = (1..=path.len())
+        let k = (0..=path.len())
             .rev()
             .find(|&k| self.modules.contains(&path[..k]))?;
         let node = path[..k].to_vec();
@@ -352,8 +371,10 @@ fn edges(files: &[File]) -> BTreeMap<String, BTreeSet<String>> {
             let Some(abs) = absolute(&f.module, &kids, &p) else {
                 continue;
             };
+            // lib.rs only declares and re-exports: what it names is followed, not an edge.
             if let Some(to) = graph.resolve(&abs, 0)
                 && to != f.module
+                && !to.is_empty()
             {
                 edges.entry(f.name()).or_default().insert(to.join("::"));
             }
@@ -362,23 +383,38 @@ fn edges(files: &[File]) -> BTreeMap<String, BTreeSet<String>> {
     edges
 }
 
-/// The imports of `files` that do not point down the layers.
+/// The imports of `files` that do not point down the layers: every `crate::`, `super::`
+/// and `self::` path (inline test modules' too, from their own place), made absolute and
+/// followed through re-exports (lib.rs's included) to the module that defines it.
 fn upward(files: &[File]) -> BTreeSet<String> {
+    let graph = Graph::new(files);
     let mut upward = BTreeSet::new();
-    for f in files {
+    for f in files.iter().filter(|f| !f.module.is_empty()) {
         let module = &f.module[0];
-        for p in written_paths(&f.code, &BTreeSet::new()) {
-            let Some(abs) = absolute(&f.module, &BTreeSet::new(), &p) else {
-                continue;
-            };
-            let Some(used) = abs.first() else { continue };
-            if used != module && layer(used) >= layer(module) {
-                upward.insert(format!(
-                    "{} uses crate::{used} (layer {} >= {})",
-                    f.name(),
-                    layer(used),
-                    layer(module)
-                ));
+        let (code, tests) = split_test_modules(&f.code);
+        let mut places = vec![(f.module.clone(), code)];
+        for (name, body) in tests {
+            let mut m = f.module.clone();
+            m.push(name);
+            places.push((m, body));
+        }
+        for (place, text) in places {
+            for p in written_paths(&text, &BTreeSet::new()) {
+                let Some(abs) = absolute(&place, &BTreeSet::new(), &p) else {
+                    continue;
+                };
+                let Some(to) = graph.resolve(&abs, 0) else {
+                    continue;
+                };
+                let Some(used) = to.first() else { continue };
+                if used != module && layer(used) >= layer(module) {
+                    upward.insert(format!(
+                        "{} uses crate::{used} (layer {} >= {})",
+                        f.name(),
+                        layer(used),
+                        layer(module)
+                    ));
+                }
             }
         }
     }
@@ -495,7 +531,6 @@ fn the_check_sees_an_upward_use_and_ignores_comments() {
 #[test]
 fn the_check_reads_nested_folders_and_their_mod_rs() {
     let dir = tree(&[
-        ("board/mod.rs", "mod deep;\n"),
         ("board/deep/mod.rs", "mod er;\n"),
         // Planted: a nested file of a low module uses a higher one.
         (
@@ -503,13 +538,37 @@ fn the_check_reads_nested_folders_and_their_mod_rs() {
             "use crate::{settings, search::Solver};\n",
         ),
         ("search/mod.rs", "pub struct Solver;\n"),
+        // Through lib.rs's re-export, and from an inline test module's own place.
+        (
+            "lib.rs",
+            "pub mod board;\npub mod eval;\npub mod search;\npub use search::Solver;\n",
+        ),
+        ("eval/mod.rs", "use crate::Solver;\n"),
+        (
+            "board/mod.rs",
+            "mod deep;\n#[cfg(test)]\nmod tests {\n    use super::super::Solver;\n}\n",
+        ),
     ]);
     let files = sources(dir.path());
     let names: Vec<String> = files.iter().map(File::name).collect();
-    assert_eq!(names, ["board", "board::deep", "board::deep::er", "search"]);
+    assert_eq!(
+        names,
+        [
+            "lib",
+            "board",
+            "board::deep",
+            "board::deep::er",
+            "eval",
+            "search"
+        ]
+    );
     assert_eq!(
         upward(&files).into_iter().collect::<Vec<_>>(),
-        ["board::deep::er uses crate::search (layer 3 >= 1)"]
+        [
+            "board uses crate::search (layer 3 >= 1)",
+            "board::deep::er uses crate::search (layer 3 >= 1)",
+            "eval uses crate::search (layer 3 >= 2)"
+        ]
     );
 }
 

@@ -10,10 +10,9 @@ use super::options::BatchOptions;
 use super::output::BatchOut;
 use super::summary::BatchSummary;
 use super::worker::{Done, Job, Shared, Status, worker};
-use crate::board::key::key_hex;
 use crate::error::{BatchError, Error, Result};
-use crate::results::BatchColumns;
-use crate::results::csv_out::{CsvRow, RunInfo};
+use crate::results::RunInfo;
+use crate::results::csv_row::batch_bad_line;
 use crate::results::histogram::Distribution;
 use crossbeam_channel::{Receiver, Sender, bounded};
 use std::collections::HashSet;
@@ -323,7 +322,13 @@ fn dispatch(
                 record,
             } => {
                 // Fails only once every worker has stopped.
-                jobs.send((file, index, key, record)).map_err(|_| {
+                let job = Job {
+                    file,
+                    index,
+                    key,
+                    record,
+                };
+                jobs.send(job).map_err(|_| {
                     if stop.load(Relaxed) {
                         stopped()
                     } else {
@@ -353,21 +358,8 @@ fn bad_line_row(
     text: String,
     error: String,
 ) -> Done {
-    let fields = (
-        CsvRow {
-            file: options.inputs[file].display().to_string(),
-            key: key_hex(key),
-            board: text,
-            ..CsvRow::default()
-        },
-        BatchColumns {
-            status: format!("error: {error}"),
-            line: line.to_string(),
-            ..BatchColumns::default()
-        },
-    );
     Done {
-        fields,
+        fields: batch_bad_line(&options.inputs[file], line, key, text, &error),
         work: 1,
         nodes: 0,
         time: Duration::ZERO,

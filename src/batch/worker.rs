@@ -7,10 +7,9 @@ use super::options::BatchOptions;
 use crate::board::ObfRecord;
 use crate::board::key::key_hex;
 use crate::results::check::check;
-use crate::results::csv_out::{CsvRow, RunInfo, megabytes, seconds};
+use crate::results::csv_row::{BatchSource, batch_solved, batch_timeout};
 use crate::results::format::{move_scores_string, moves_string, pass_level, score_string};
-use crate::results::{BatchColumns, BatchRow};
-use crate::results::{checked_row, peak_mb};
+use crate::results::{BatchRow, RunInfo, checked_row};
 use crate::search::{Mode, PassReport, SolveResult, Solver, SolverOptions, TimedOut};
 use crossbeam_channel::{Receiver, Sender};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -102,7 +101,7 @@ impl Status {
 /// Solves one position and builds its row; `None` when the interrupt stopped it.
 fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Option<Done> {
     let options = shared.options;
-    let record = &job.3;
+    let record = &job.record;
     let empties = record.position.board.empty_count();
     shared.status.set(slot, format!("{empties} empties"));
     let mut on_pass = |p: &PassReport| {
@@ -130,10 +129,10 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
 /// with.
 fn disagreeing_repeats(shared: &Shared, job: &Job, result: &SolveResult) -> Vec<String> {
     let options = shared.options;
-    let (file, record) = (&options.inputs[job.0], &job.3);
+    let (file, record) = (&options.inputs[job.file], &job.record);
     shared
         .repeats
-        .get(&job.2)
+        .get(&job.key)
         .into_iter()
         .flatten()
         .filter(|r| {
@@ -154,7 +153,7 @@ fn disagreeing_repeats(shared: &Shared, job: &Job, result: &SolveResult) -> Vec<
                 move_scores_string(&r.expected),
                 file.display(),
                 record.line,
-                key_hex(job.2),
+                key_hex(job.key),
                 verdict_text(options.mode, result)
             )
         })
@@ -163,29 +162,14 @@ fn disagreeing_repeats(shared: &Shared, job: &Job, result: &SolveResult) -> Vec<
 
 /// The row of a finished solve, checked against the values its line and repeats give.
 fn solved_row(shared: &Shared, job: &Job, result: SolveResult, work: u64) -> Done {
-    let (options, info) = (shared.options, shared.info);
-    let (file, index, record) = (&options.inputs[job.0], job.1, &job.3);
     let (nodes, time) = (result.nodes, result.time);
     let best_found = result.best_found.unwrap_or_default();
     let repeats_wrong = disagreeing_repeats(shared, job, &result);
-    let row = checked_row(file, index, record, result);
+    let file = &shared.options.inputs[job.file];
+    let row = checked_row(file, job.index, &job.record, result);
     let wrong = row.verdict.ok() == Some(false) || !repeats_wrong.is_empty();
-    let mut csv_row = crate::results::csv_out::record(&row, info);
-    if !repeats_wrong.is_empty() {
-        // The row is the position's only one: it is not ok if any occurrence
-        // disagrees.
-        csv_row.ok = Some(false);
-    }
-    let fields = (
-        csv_row,
-        BatchColumns {
-            status: "solved".into(),
-            line: record.line.to_string(),
-            ..BatchColumns::default()
-        },
-    );
     Done {
-        fields,
+        fields: batch_solved(&row, shared.info, repeats_wrong.is_empty()),
         work,
         nodes,
         time,
@@ -199,32 +183,14 @@ fn solved_row(shared: &Shared, job: &Job, result: SolveResult, work: u64) -> Don
 
 /// The row of a solve given up at the time limit: what its last finished pass said.
 fn timeout_row(shared: &Shared, job: &Job, t: &TimedOut, work: u64) -> Done {
-    let (options, info) = (shared.options, shared.info);
-    let (file, index, record) = (&options.inputs[job.0], job.1, &job.3);
-    let pass = t.last_pass.as_ref();
-    let fields = (
-        CsvRow {
-            mode: options.mode.name().to_string(),
-            nodes: Some(t.nodes),
-            time_s: seconds(t.time),
-            peak_mb: megabytes(peak_mb()),
-            ..CsvRow::of_position(index, file, &record.position, info)
-        },
-        BatchColumns {
-            status: "timeout".into(),
-            probable_score: pass
-                .map(|p| score_string(options.mode, p.score))
-                .unwrap_or_default(),
-            probable_level: pass.map(pass_level).unwrap_or_default(),
-            probable_move: pass
-                .and_then(|p| p.best)
-                .map(|m| m.to_string())
-                .unwrap_or_default(),
-            line: record.line.to_string(),
-        },
-    );
+    let options = shared.options;
+    let at = BatchSource {
+        file: &options.inputs[job.file],
+        index: job.index,
+        record: &job.record,
+    };
     Done {
-        fields,
+        fields: batch_timeout(&at, options.mode, t, shared.info),
         work,
         nodes: t.nodes,
         time: t.time,
@@ -245,8 +211,17 @@ fn verdict_text(mode: Mode, result: &SolveResult) -> String {
     )
 }
 
-/// A position for a worker.
-pub(super) type Job = (usize, usize, u64, ObfRecord);
+/// A position for a worker, and where it was read.
+pub(super) struct Job {
+    /// Its input file, an index into the batch's inputs.
+    pub(super) file: usize,
+    /// 1-based index of the position within that file.
+    pub(super) index: usize,
+    /// Its position key.
+    pub(super) key: u64,
+    /// The position, its line and the values the line gives.
+    pub(super) record: ObfRecord,
+}
 
 /// One worker thread: solves positions from `jobs` with its own table and sends their rows
 /// to the writer, until the jobs run out or `stop` is set (a solve in progress then gives

@@ -312,11 +312,6 @@ pub(crate) enum PlayArg {
     Eval,
 }
 
-/// The thread count asked for, or every core.
-pub(crate) fn threads_or_all(threads: Option<usize>) -> usize {
-    threads.unwrap_or_else(finale::search::cores)
-}
-
 impl CommonArgs {
     pub(crate) fn solver_options(
         &self,

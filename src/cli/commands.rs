@@ -6,7 +6,7 @@ use super::args::*;
 use finale::batch::{BatchOptions, Shard};
 use finale::commands::{self, SolveInput, SuiteOptions, Variant, VariantKind};
 use finale::results::CsvTarget;
-use finale::search::{EvalRef, SearchOptions};
+use finale::search::{EvalRef, SearchOptions, Threads, cores};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,7 +22,7 @@ pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Re
             probcut_t: args.probcut_t,
             ..SearchOptions::default()
         },
-        workers: threads_or_all(args.threads),
+        workers: Threads::workers(args.threads).running,
         csv: args.csv,
         interrupt: on_signals()?,
         progress: !args.no_progress,
@@ -39,7 +39,7 @@ pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Re
 
 pub(crate) fn train_mpc(a: TrainMpcArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     use finale::train::mpc::{MpcOptions, SearchSampleOptions};
-    let threads = threads_or_all(a.threads);
+    let threads = Threads::workers(a.threads).running;
     let source = match a.from_search {
         None if !a.from_labels.is_empty() => commands::train_mpc::Source::Labels {
             csvs: a.from_labels,
@@ -112,7 +112,7 @@ pub(crate) fn solve(args: SolveArgs, out: &mut (impl Write + Send)) -> finale::R
     let settings = commands::SolveSettings {
         mode: args.common.mode.into(),
         solver: args.common.solver_options(
-            args.threads.requested(finale::search::cores()),
+            args.threads.resolve(cores()).running,
             args.threads.oversubscribe,
         )?,
         time_limit: args.time_limit,
@@ -143,9 +143,9 @@ pub(crate) fn on_signals() -> finale::Result<finale::interrupt::Interrupt> {
 }
 
 pub(crate) fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
-    let threads = args.threads.requested(finale::search::cores());
+    let threads = args.threads.resolve(cores()).asked;
     let oversubscribe = args.threads.oversubscribe;
-    let search = args.common.solver_options(threads, oversubscribe)?.search;
+    let search = args.common.search.options()?;
     // `--binary OLD` or `--engine E` alone means this binary against them.
     let others = !args.binary.is_empty() || !args.engine.is_empty();
     let this = (args.variant.is_empty() && others).then(|| Variant {
@@ -198,18 +198,16 @@ pub(crate) fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<Exi
     let shard = Shard::resolve(args.shard.as_deref(), args.shards, |name| {
         std::env::var(name).ok()
     })?;
-    let threads = threads_or_all(args.threads);
-    let solver = args.common.solver_options(1, false)?;
     let options = BatchOptions {
         inputs: args.inputs,
         out: args.out,
         mode: args.common.mode.into(),
-        hash_mb: solver.hash_mb,
-        threads,
+        hash_mb: args.common.hash_mb,
+        threads: Threads::workers(args.threads).running,
         time_limit: args.time_limit,
         shard,
         skip_bad: args.skip_bad,
-        search: solver.search,
+        search: args.common.search.options()?,
         progress: !args.no_progress,
         fsync_every: Duration::from_secs_f64(args.fsync_every),
         interrupt: on_signals()?,
@@ -274,7 +272,7 @@ pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCo
         own_phase: a.own_phase,
         play_eval: play_eval.as_deref(),
         generations: a.generations,
-        threads: a.threads.map_or_else(finale::search::cores, |t| t as usize),
+        threads: Threads::workers(a.threads.map(|t| t as usize)).running,
         progress: !a.no_progress,
         interrupt: on_signals()?,
     };

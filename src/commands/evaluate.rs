@@ -7,6 +7,7 @@ use crate::board::{Board, Color, Square};
 use crate::durable::{Access, Existing, Replacement};
 use crate::error::{Error, Result};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
+use crate::results::format::no_move;
 use crate::search::evaluated_value;
 use serde::Serialize;
 use std::io::Write;
@@ -78,11 +79,7 @@ fn signed(units: i32) -> String {
 /// The moves with their values, best first: `C4 +1.23, D3 -0.50`.
 fn moves_text(e: &Evaluation) -> String {
     if e.moves.is_empty() {
-        return if e.job.position.board.is_game_over() {
-            "none (game over)".into()
-        } else {
-            "pass".into()
-        };
+        return no_move(&e.job.position.board).to_string();
     }
     e.moves
         .iter()

@@ -5,8 +5,8 @@ use crate::board::{Color, Position, parse_moves, parse_position, read_obf_file};
 use crate::error::{Error, Result};
 use crate::interrupt::Interrupt;
 use crate::results::format::{
-    board_diagram, move_scores_string, moves_string, pass_level, probable_string, pv_head,
-    score_string, unchecked_note, wld_string,
+    board_diagram, move_scores_string, moves_string, no_move, pass_level, pass_move,
+    probable_string, pv_head, score_string, unchecked_note, wld_string,
 };
 use crate::search::{
     Mode, PASS_PV_MOVES, PassReport, SolveResult, Solver, SolverOptions, TimedOut,
@@ -82,12 +82,10 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
             format!("{score}@{level} (probable: multi-probcut; {note})")
         };
     }
-    let best = if !r.best_moves.is_empty() {
-        moves_string(&r.best_moves)
-    } else if board.is_game_over() {
-        "none (game over)".into()
+    let best = if r.best_moves.is_empty() {
+        no_move(&board).to_string()
     } else {
-        "pass".into()
+        moves_string(&r.best_moves)
     };
     let pv = if r.pv.is_empty() {
         "-".into()
@@ -120,7 +118,7 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
 /// One finished pass as a line of the pass table: level, score, best move, nodes, time,
 /// nodes per second, and the start of its principal variation (from the table).
 pub fn pass_line(mode: Mode, p: &PassReport) -> String {
-    let best = p.best.map_or_else(|| "pass".to_string(), |m| m.to_string());
+    let best = pass_move(p);
     format!(
         "{:>7} {:>6} {best:>5} {:>14} {:>10.3} {:>12.0}  {}",
         pass_level(p),
@@ -197,7 +195,7 @@ fn unfinished_report(job: &Job, mode: Mode, t: &TimedOut, why: &str) -> String {
     let (score, best, pv) = match &t.last_pass {
         Some(p) => (
             format!("{} (probable: {why})", probable_string(mode, p)),
-            p.best.map_or_else(|| "pass".to_string(), |m| m.to_string()),
+            pass_move(p),
             pv_head(&p.pv, PASS_PV_MOVES),
         ),
         None => (

@@ -5,7 +5,7 @@
 use crate::board::kernels::Isa;
 use crate::error::{Error, Result, SuiteError};
 use crate::eval::Evaluator;
-use crate::search::{EvalRef, Level, ProbcutT, SearchOptions, search_threads};
+use crate::search::{EvalRef, Level, ProbcutT, SearchOptions, Threads};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -124,15 +124,16 @@ pub struct ThreadSwitches {
 }
 
 impl ThreadSwitches {
-    /// Threads requested (`default` when not given), after a note on stderr if fewer
-    /// will search because the machine has fewer cores.
-    pub fn requested(&self, default: usize) -> usize {
-        let t = self.threads.unwrap_or(default);
-        let used = search_threads(t, self.oversubscribe);
-        if used < t {
+    /// The threads of one solve: `--threads`, or `default` when not given (see
+    /// [`Threads::resolve`]), after a note on stderr if fewer will search because the
+    /// machine has fewer cores.
+    pub fn resolve(&self, default: usize) -> Threads {
+        let t = Threads::resolve(self.threads, default, self.oversubscribe);
+        if t.capped() {
+            let (asked, running) = (t.asked, t.running);
             eprintln!(
-                "note: --threads {t}: finale may use {used} cores here, so {used} threads \
-                 search (more would only add speculative work; --oversubscribe runs all {t})"
+                "note: --threads {asked}: finale may use {running} cores here, so {running} threads \
+                 search (more would only add speculative work; --oversubscribe runs all {asked})"
             );
         }
         t

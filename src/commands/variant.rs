@@ -10,7 +10,8 @@ use crate::interrupt::Interrupt;
 use crate::results::CsvRow;
 use crate::results::csv_in::{MAX_SECONDS, parse_seconds, read_row};
 use crate::search::{
-    Level, Mode, PassReport, PvMove, SearchOptions, SolveResult, Solver, SolverOptions, TimedOut,
+    Level, Mode, PassReport, PvMove, SearchOptions, SolveResult, Solver, SolverOptions, Threads,
+    TimedOut,
 };
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -43,6 +44,12 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// Its threads: its own `--threads`, or the suite's `suite` asked for, resolved with
+    /// its own `--oversubscribe` ([`Threads::resolve`]).
+    pub fn threads(&self, suite: usize) -> Threads {
+        Threads::resolve(self.threads, suite, self.oversubscribe)
+    }
+
     /// A flag set such as `"--no-etc --no-stability"`, `"--ordering fastest-first"` or
     /// `"--threads=1 --hash-mb 64"`, parsed by the CLI's own definitions
     /// ([`SearchSwitches`](super::switches::SearchSwitches) plus `--threads`,
@@ -139,13 +146,13 @@ pub(crate) enum Runner {
 }
 
 impl Runner {
-    /// A runner of `v` with `threads` search threads (capped at the cores unless
-    /// `oversubscribe`); another engine is killed past `limit`.
+    /// A runner of `v` with `threads` (this binary's flags run what runs; another binary
+    /// or engine is given what was asked, and does its own capping); another engine is
+    /// killed past `limit`.
     pub(crate) fn new(
         v: &Variant,
         hash_mb: usize,
-        threads: usize,
-        oversubscribe: bool,
+        threads: Threads,
         limit: Option<Duration>,
     ) -> Result<Runner> {
         let temp = |prefix: &str| {
@@ -162,19 +169,19 @@ impl Runner {
                 Runner::Solver(Box::new(Solver::try_new(SolverOptions {
                     hash_mb,
                     search: search.clone(),
-                    threads,
-                    oversubscribe,
+                    threads: threads.running,
+                    oversubscribe: v.oversubscribe,
                 })?))
             }
             VariantKind::Binary(path) => Runner::Binary {
                 path: path.clone(),
                 dir: temp("finale-variant-")?,
-                threads,
+                threads: threads.asked,
             },
             VariantKind::Engine(engine) => Runner::Engine {
                 engine: engine.clone(),
                 dir: temp("finale-engine-")?,
-                settings: engine.settings(threads, hash_mb),
+                settings: engine.settings(threads.asked, hash_mb),
                 limit,
             },
         })
@@ -258,13 +265,8 @@ fn engine_answer(run: EngineRun, mode: Mode, name: &str) -> std::result::Result<
                 Some(PvMove::Play(m)) => vec![*m],
                 _ => Vec::new(),
             };
-            let score = if mode == Mode::Wld {
-                a.score.signum()
-            } else {
-                a.score
-            };
             let result = SolveResult {
-                score,
+                score: mode.class(a.score),
                 best_moves: best,
                 pv: a.pv,
                 nodes: a.nodes,

@@ -41,8 +41,8 @@ pub fn check(
     let Some(best) = expected.iter().map(|&(_, s)| s).max() else {
         return Verdict::default();
     };
-    // In wld only the sign of a score matters.
-    let class = |v: i32| if mode == Mode::Wld { v.signum() } else { v };
+    // In wld only the class of a score matters.
+    let class = |v: i32| mode.class(v);
     let target = class(best);
     let listed = |m: Square| expected.iter().find(|&&(e, _)| e == m).map(|&(_, s)| s);
 

@@ -8,7 +8,7 @@
 //! not of its column's type is reported with its line and column name, for the caller to
 //! word. (Integers are the csv crate's: `0x` hexadecimal is taken too.)
 
-use super::csv_out::{BATCH_COLUMNS, BatchRow, HEADER};
+use super::csv_row::{BATCH_COLUMNS, BatchRow, HEADER};
 use csv::StringRecord;
 use serde::de::DeserializeOwned;
 

@@ -1,50 +1,14 @@
 //! The suite CSV: one row per position, written and flushed as the position finishes, in a
-//! file that never overwrites an earlier run unless asked to.
+//! file that never overwrites an earlier run unless asked to. The rows themselves are in
+//! [`super::csv_row`].
 
-use super::format::{move_scores_string, moves_string};
+use super::csv_row::{CsvRow, HEADER, RunInfo};
 use super::machine;
 use super::row::Row;
-use crate::board::Position;
-use crate::board::key::{key_hex, position_key};
 use crate::error::{Error, Result, ResultsError};
-use crate::search::Mode;
-use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-
-/// The CSV columns, in order.
-pub const HEADER: [&str; 29] = [
-    "index",
-    "file",
-    "empties",
-    "side",
-    "mode",
-    "score",
-    "best_moves",
-    "expected_score",
-    "expected_moves",
-    "ok",
-    "nodes",
-    "time_s",
-    "nps",
-    "threads",
-    "hash_mb",
-    "pv",
-    "git_rev",
-    "cpu",
-    "profile",
-    "move_scores",
-    "key",
-    "board",
-    "variant",
-    "repeat",
-    "selectivity",
-    "best_found_s",
-    "peak_mb",
-    "engine",
-    "engine_status",
-];
 
 /// The suite's own columns, written after [`HEADER`]: `promise` is `unchecked` for a
 /// probable answer from a position deeper than its level was checked at
@@ -62,34 +26,6 @@ pub enum CsvTarget {
     Path(PathBuf),
     /// No CSV.
     None,
-}
-
-/// What is the same for every row of a run.
-#[derive(Clone, Debug)]
-pub struct RunInfo {
-    /// Threads searching.
-    pub threads: usize,
-    /// Table size in MB.
-    pub hash_mb: usize,
-    /// Source revision of the binary.
-    pub git_rev: String,
-    /// CPU model name.
-    pub cpu: String,
-    /// `release` or `debug`.
-    pub profile: String,
-}
-
-impl RunInfo {
-    /// This build on this machine.
-    pub fn current(threads: usize, hash_mb: usize) -> RunInfo {
-        RunInfo {
-            threads,
-            hash_mb,
-            git_rev: machine::git_rev().to_string(),
-            cpu: machine::cpu_model(),
-            profile: machine::profile().to_string(),
-        }
-    }
 }
 
 /// An open CSV file with its header written.
@@ -138,7 +74,7 @@ impl CsvOut {
     pub fn write_row(&mut self, row: &Row, info: &RunInfo) -> Result<()> {
         let path = &self.path;
         self.writer
-            .serialize((record(row, info), promise(row)))
+            .serialize((CsvRow::of_row(row, info), promise(row)))
             .map_err(|source| Error::Csv {
                 path: path.clone(),
                 source,
@@ -203,15 +139,6 @@ pub fn create_unique(dir: &Path, base: &str) -> Result<(PathBuf, File)> {
     .into())
 }
 
-/// A score in `mode`'s terms: the sign only for wld.
-fn class(mode: Mode, score: i32) -> i32 {
-    if mode == Mode::Wld {
-        score.signum()
-    } else {
-        score
-    }
-}
-
 /// The `promise` column of a row ([`SUITE_COLUMNS`]).
 fn promise(row: &Row) -> &'static str {
     let r = &row.result;
@@ -224,188 +151,9 @@ fn promise(row: &Row) -> &'static str {
     }
 }
 
-/// One row of the suite CSV, the columns in [`HEADER`] order (a test checks that they
-/// agree). The batch writes it followed by its own columns ([`BatchRow`]). Fields a row
-/// does not have (a batch timeout has no score) stay empty.
-///
-/// The same type reads the CSVs back ([`super::csv_in`]). A column a file lacks reads as
-/// empty (`serde(default)`): CSVs of older finales, which compare and report read by
-/// column name, have fewer columns. The text columns are `S`: `String`, or `&str`
-/// borrowed from the record read.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct CsvRow<S = String> {
-    pub index: Option<usize>,
-    pub file: S,
-    pub empties: Option<u32>,
-    pub side: S,
-    pub mode: S,
-    pub score: Option<i32>,
-    pub best_moves: S,
-    pub expected_score: Option<i32>,
-    pub expected_moves: S,
-    pub ok: Option<bool>,
-    pub nodes: Option<u64>,
-    /// Seconds, 6 decimals.
-    pub time_s: S,
-    /// Nodes per second, rounded.
-    pub nps: S,
-    pub threads: Option<usize>,
-    pub hash_mb: Option<usize>,
-    pub pv: S,
-    pub git_rev: S,
-    pub cpu: S,
-    pub profile: S,
-    pub move_scores: S,
-    pub key: S,
-    pub board: S,
-    pub variant: S,
-    pub repeat: Option<u32>,
-    pub selectivity: Option<u8>,
-    /// Seconds, 6 decimals.
-    pub best_found_s: S,
-    /// MB, 1 decimal.
-    pub peak_mb: S,
-    /// The engine that solved the row, as it names itself (`finale 0.1.0`, `zebra`).
-    pub engine: S,
-    /// `solved`, or why another engine gave no answer (`timeout`, `error: ...`). (A
-    /// batch's own `status` column says what became of its rows.)
-    pub engine_status: S,
-}
-
-/// The batch's own columns, after the suite's.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct BatchColumns<S = String> {
-    /// `solved`, `timeout` or `error: ...`.
-    pub status: S,
-    /// A timeout's last finished pass: its score...
-    pub probable_score: S,
-    /// ...its level (`73%`..`99%`, `narrow`)...
-    pub probable_level: S,
-    /// ...and its move.
-    pub probable_move: S,
-    /// The line of the input file (`file`) the position was read from: its first line
-    /// when it repeats.
-    pub line: S,
-}
-
-/// The names of [`BatchColumns`], in order.
-pub const BATCH_COLUMNS: [&str; 5] = [
-    "status",
-    "probable_score",
-    "probable_level",
-    "probable_move",
-    "line",
-];
-
-/// The batch CSV columns: the suite's, then `status` and, for a `timeout` row, the last
-/// finished pass as a probable answer (score, level such as `73%`, move), then `line`.
-pub fn batch_header() -> Vec<&'static str> {
-    let mut h: Vec<&str> = HEADER.to_vec();
-    h.extend(BATCH_COLUMNS);
-    h
-}
-
-/// One batch row: the suite's columns, then the batch's. Written as one record, and read
-/// back by position ([`super::csv_in::read_batch_row`]) or, by compare and report, each
-/// half by column name. `S` is `String` for rows made or kept, `&str` for rows read and
-/// looked at in place (a resume reads millions).
-pub type BatchRow<S = String> = (CsvRow<S>, BatchColumns<S>);
-
-/// Seconds as written in the CSVs: 6 decimals.
-pub fn seconds(t: std::time::Duration) -> String {
-    format!("{:.6}", t.as_secs_f64())
-}
-
-/// Megabytes as written in the CSVs: 1 decimal; empty when unknown.
-pub fn megabytes(mb: Option<f64>) -> String {
-    mb.map(|m| format!("{m:.1}")).unwrap_or_default()
-}
-
-impl CsvRow {
-    /// What is known of `position` and the run before any answer: where it came from, its
-    /// key and board, and the run's threads, table, revision, CPU and build.
-    pub fn of_position(index: usize, file: &Path, position: &Position, info: &RunInfo) -> Self {
-        CsvRow {
-            index: Some(index),
-            file: file.display().to_string(),
-            empties: Some(position.board.empty_count()),
-            side: position.side.letter().to_string(),
-            threads: Some(info.threads),
-            hash_mb: Some(info.hash_mb),
-            git_rev: info.git_rev.clone(),
-            cpu: info.cpu.clone(),
-            profile: info.profile.clone(),
-            key: key_hex(position_key(position)),
-            board: position.squares_string(),
-            repeat: Some(1),
-            ..CsvRow::default()
-        }
-    }
-}
-
-/// The CSV row of a solved position.
-pub fn record(row: &Row, info: &RunInfo) -> CsvRow {
-    let r = &row.result;
-    if let Some(failure) = &row.failure {
-        // No answer: only where and how long it ran.
-        return CsvRow {
-            mode: r.mode.name().to_string(),
-            expected_score: row.expected_score.map(|s| class(r.mode, s)),
-            expected_moves: moves_string(&row.expected_moves),
-            time_s: seconds(r.time),
-            variant: row.variant.clone(),
-            repeat: Some(row.repeat),
-            engine: row.engine.clone(),
-            engine_status: failure.clone(),
-            ..CsvRow::of_position(row.index, &row.file, &row.position, info)
-        };
-    }
-    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
-    CsvRow {
-        mode: r.mode.name().to_string(),
-        score: Some(r.score),
-        best_moves: moves_string(&r.best_moves),
-        // In the mode's terms, like `score`: the sign only in wld.
-        expected_score: row.expected_score.map(|s| class(r.mode, s)),
-        expected_moves: moves_string(&row.expected_moves),
-        ok: row.verdict.ok(),
-        nodes: Some(r.nodes),
-        time_s: seconds(r.time),
-        nps: format!("{:.0}", r.nps()),
-        pv: pv.join(" "),
-        move_scores: move_scores_string(&r.move_scores),
-        variant: row.variant.clone(),
-        repeat: Some(row.repeat),
-        selectivity: Some(r.selectivity.percent()),
-        best_found_s: r.best_found.map(seconds).unwrap_or_default(),
-        peak_mb: megabytes(row.peak_mb),
-        engine: row.engine.clone(),
-        engine_status: "solved".into(),
-        ..CsvRow::of_position(row.index, &row.file, &row.position, info)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The header csv's serializer writes for a `T`: its field names, in order.
-    fn serialized_header<T: Serialize + Default>() -> String {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.serialize(T::default()).expect("serializes");
-        let text = String::from_utf8(w.into_inner().expect("flushed")).expect("utf-8");
-        text.lines().next().expect("a header").to_string()
-    }
-
-    /// The serialized columns are the documented ones, in order; the batch's too, as a
-    /// batch row is read back by position.
-    #[test]
-    fn the_row_types_have_the_header_columns_in_order() {
-        assert_eq!(serialized_header::<CsvRow>(), HEADER.join(","));
-        assert_eq!(serialized_header::<BatchColumns>(), BATCH_COLUMNS.join(","));
-    }
 
     #[test]
     fn stems() {

@@ -1,18 +1,15 @@
 //! Text forms shared by the solve report, the suite table and the CSV.
 
-use crate::board::{Color, Position, Square};
-use crate::search::{Level, Mode, PassReport, PvMove};
+use crate::board::{Board, Color, Position, Square};
+use crate::search::{Level, Mode, PassReport, PvMove, Wld};
 
 /// A score as reported: signed (`+18`, `+0`, `-4`); in wld the sign only (`+1`, `0`, `-1`).
 pub fn score_string(mode: Mode, score: i32) -> String {
-    if mode == Mode::Wld {
-        match score.signum() {
-            1 => "+1".into(),
-            0 => "0".into(),
-            _ => "-1".into(),
-        }
-    } else {
-        format!("{score:+}")
+    match (mode, Wld::of(score)) {
+        (Mode::Wld, Wld::Win) => "+1".into(),
+        (Mode::Wld, Wld::Draw) => "0".into(),
+        (Mode::Wld, Wld::Loss) => "-1".into(),
+        _ => format!("{score:+}"),
     }
 }
 
@@ -43,12 +40,27 @@ pub fn probable_string(mode: Mode, p: &PassReport) -> String {
     }
 }
 
+/// A pass's best move: its square, or `pass` when the side to move had none.
+pub fn pass_move(p: &PassReport) -> String {
+    p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
+}
+
+/// What reports say for a position without a legal move: `none (game over)` when neither
+/// side has one, else `pass`.
+pub fn no_move(board: &Board) -> &'static str {
+    if board.is_game_over() {
+        "none (game over)"
+    } else {
+        "pass"
+    }
+}
+
 /// A wld score in words with its sign: `win (+1)`, `draw (0)`, `loss (-1)`.
 pub fn wld_string(score: i32) -> String {
-    match score.signum() {
-        1 => "win (+1)".into(),
-        0 => "draw (0)".into(),
-        _ => "loss (-1)".into(),
+    match Wld::of(score) {
+        Wld::Win => "win (+1)".into(),
+        Wld::Draw => "draw (0)".into(),
+        Wld::Loss => "loss (-1)".into(),
     }
 }
 

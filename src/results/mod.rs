@@ -6,6 +6,7 @@
 pub mod check;
 pub mod csv_in;
 pub mod csv_out;
+pub mod csv_row;
 pub mod format;
 pub mod histogram;
 pub mod machine;
@@ -13,9 +14,7 @@ pub mod outputs;
 pub mod row;
 
 pub use check::{Verdict, check};
-pub use csv_out::{
-    BATCH_COLUMNS, BatchColumns, BatchRow, CsvOut, CsvRow, CsvTarget, HEADER, RunInfo,
-    SUITE_COLUMNS, batch_header,
-};
+pub use csv_out::{CsvOut, CsvTarget, SUITE_COLUMNS};
+pub use csv_row::{BATCH_COLUMNS, BatchColumns, BatchRow, CsvRow, HEADER, RunInfo, batch_header};
 pub use machine::{MAX_HASH_MB, check_hash_mb};
 pub use row::{Row, checked_row, peak_mb};

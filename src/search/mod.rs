@@ -46,5 +46,6 @@ pub use options::{EvalRef, ProbcutT, SearchOptions};
 pub use probcut::mpc_error;
 pub use solver::{Solver, SolverOptions};
 pub use start_error::StartError;
+pub use threads::Threads;
 pub use threads::{cores, search_threads};
 pub use tt::TranspositionTable;

@@ -16,7 +16,8 @@ pub struct SuiteOptions {
     pub hash_mb: usize,
     /// Search switches.
     pub search: SearchOptions,
-    /// Search threads per solve.
+    /// Search threads per solve as asked for (the flag, or every core); a variant without
+    /// its own `--threads` is given these ([`Variant::threads`]).
     pub threads: usize,
     /// Run every thread even beyond the cores.
     pub oversubscribe: bool,

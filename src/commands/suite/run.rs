@@ -10,11 +10,11 @@ use crate::commands::compare::{Run, compare_runs};
 use crate::commands::variant::{Runner, Variant, VariantKind};
 use crate::error::{Error, Result};
 use crate::interrupt::Interrupt;
-use crate::results::csv_out::{CsvOut, RunInfo};
-use crate::results::format::score_string;
+use crate::results::format::{pass_move, score_string};
 use crate::results::histogram::Distribution;
 use crate::results::row::{Row, checked_row};
-use crate::search::{Mode, PassReport, Solver, SolverOptions, TimedOut, search_threads};
+use crate::results::{CsvOut, RunInfo};
+use crate::search::{Mode, PassReport, Solver, SolverOptions, TimedOut};
 use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;
 use indicatif::ProgressBar;
 use std::io::Write;
@@ -78,9 +78,8 @@ impl<'a> SuiteRun<'a> {
         let runners = variants
             .iter()
             .map(|v| {
-                let threads = v.threads.unwrap_or(options.threads);
                 let hash_mb = hash_of(v, options);
-                Runner::new(v, hash_mb, threads, v.oversubscribe, options.time_limit)
+                Runner::new(v, hash_mb, v.threads(options.threads), options.time_limit)
             })
             .collect::<Result<_>>()?;
         let csv = CsvOut::open(&options.csv, first_file)?;
@@ -197,7 +196,7 @@ impl<'a> SuiteRun<'a> {
         let o = self.options;
         if self.pooled.is_none() {
             let v = &self.variants[0];
-            let threads = search_threads(v.threads.unwrap_or(o.threads), v.oversubscribe);
+            let threads = v.threads(o.threads).running;
             let VariantKind::Flags(search) = &v.kind else {
                 unreachable!("small_run takes flag variants only")
             };
@@ -384,20 +383,17 @@ fn run_infos(variants: &[Variant], options: &SuiteOptions) -> Vec<RunInfo> {
     variants
         .iter()
         .map(|v| {
-            let threads = v.threads.unwrap_or(options.threads);
+            let threads = v.threads(options.threads);
             match &v.kind {
                 VariantKind::Engine(engine) => {
-                    let used = engine.settings(threads, hash_of(v, options));
+                    let used = engine.settings(threads.asked, hash_of(v, options));
                     RunInfo {
                         git_rev: String::new(),
                         profile: String::new(),
                         ..RunInfo::current(used.threads, used.hash_mb)
                     }
                 }
-                _ => RunInfo::current(
-                    search_threads(threads, v.oversubscribe),
-                    hash_of(v, options),
-                ),
+                _ => RunInfo::current(threads.running, hash_of(v, options)),
             }
         })
         .collect()
@@ -409,7 +405,7 @@ fn pass_brief(mode: Mode, p: &PassReport) -> String {
         "pass {} {} {}",
         crate::results::format::pass_level(p),
         score_string(mode, p.score),
-        p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
+        pass_move(p)
     )
 }
 
@@ -427,7 +423,7 @@ fn stop_note(
         Some(p) => format!(
             "probable {} (its last finished pass), best {}",
             crate::results::format::probable_string(mode, p),
-            p.best.map_or_else(|| "pass".to_string(), |m| m.to_string())
+            pass_move(p)
         ),
         None => "no pass had finished".to_string(),
     };

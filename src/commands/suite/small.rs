@@ -5,7 +5,7 @@ use super::SuiteOptions;
 use crate::board::ObfRecord;
 use crate::commands::variant::{Variant, VariantKind};
 use crate::interrupt::Interrupt;
-use crate::search::{Mode, SolveResult, Solver, TimedOut, search_threads};
+use crate::search::{Mode, SolveResult, Solver, TimedOut};
 use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;
 use crate::settings::SUITE_SMALL_RUN_MAX as SMALL_RUN_MAX;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 /// positions with fewer than [`POSITIONS_AT_ONCE_MAX_EMPTIES`] empties, when the variant
 /// is this binary's and more than one thread may search.
 pub(super) fn small_run(records: &[ObfRecord], v: &Variant, options: &SuiteOptions) -> usize {
-    let threads = search_threads(v.threads.unwrap_or(options.threads), v.oversubscribe);
+    let threads = v.threads(options.threads).running;
     if threads < 2 || !matches!(v.kind, VariantKind::Flags(_)) {
         return 0;
     }

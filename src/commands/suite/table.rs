@@ -2,6 +2,7 @@
 
 use crate::results::format::{moves_string, pv_head, score_string};
 use crate::results::row::Row;
+use crate::search::PvMove;
 
 /// The table header line.
 pub fn table_header() -> String {
@@ -35,10 +36,11 @@ pub fn table_row(row: &Row) -> String {
         );
     }
     let best = if r.best_moves.is_empty() {
+        // No move to list: the side to move passes (`-` when there is no line at all).
         if r.pv.is_empty() {
             "-".into()
         } else {
-            "pass".into()
+            PvMove::Pass.to_string()
         }
     } else {
         moves_string(&r.best_moves)
