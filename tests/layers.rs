@@ -586,11 +586,11 @@ fn the_check_sees_a_mod_rs_and_its_child_using_each_other() {
         ),
         // Re-exported from a sibling: `super::Mode` is an edge to answer.rs, no circle.
         (
-            "results/mod.rs",
+            "train/mod.rs",
             "mod answer;\nmod check;\npub use answer::Mode;\nuse check::c;\n",
         ),
-        ("results/answer.rs", "pub enum Mode {}\n"),
-        ("results/check.rs", "use super::Mode;\npub fn c() {}\n"),
+        ("train/answer.rs", "pub enum Mode {}\n"),
+        ("train/check.rs", "use super::Mode;\npub fn c() {}\n"),
         // Inline tests use their own file through `super`: no edge.
         (
             "eval/mod.rs",
@@ -600,8 +600,8 @@ fn the_check_sees_a_mod_rs_and_its_child_using_each_other() {
     ]);
     let e = edges(&sources(dir.path()));
     assert_eq!(
-        e["results::check"],
-        BTreeSet::from(["results::answer".to_string()])
+        e["train::check"],
+        BTreeSet::from(["train::answer".to_string()])
     );
     assert!(!e.contains_key("eval::a"));
     assert_eq!(

@@ -7,8 +7,8 @@
 
 #![no_main]
 
-use finale::batch::key::parse_key;
-use finale::batch::output::header;
+use finale::board::key::parse_key;
+use finale::results::batch_header as header;
 use finale::batch::run_merge;
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashSet;

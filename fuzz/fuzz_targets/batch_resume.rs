@@ -12,7 +12,7 @@
 #![no_main]
 
 use finale::batch::BatchOut;
-use finale::batch::output::header;
+use finale::results::batch_header as header;
 use finale::search::Mode;
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashSet;
@@ -41,7 +41,7 @@ fn keys_of(text: &[u8]) -> HashSet<u64> {
         let record = record.expect("a readable row");
         assert_eq!(record.len(), h.len(), "row {record:?}");
         let key = record.get(key_col).unwrap();
-        let key = finale::batch::key::parse_key(key).expect("a valid key");
+        let key = finale::board::key::parse_key(key).expect("a valid key");
         if matches!(record.get(mode_col), Some("exact" | "")) {
             keys.insert(key);
         }
@@ -53,7 +53,7 @@ fn keys_of(text: &[u8]) -> HashSet<u64> {
 /// other columns empty), and its key.
 fn start_row() -> (Vec<String>, u64) {
     let start = finale::board::Position::START;
-    let key = finale::batch::position_key(&start);
+    let key = finale::board::key::position_key(&start);
     let row = header()
         .iter()
         .map(|&c| match c {
@@ -61,7 +61,7 @@ fn start_row() -> (Vec<String>, u64) {
             "mode" => "exact".to_string(),
             "score" => "+0".to_string(),
             "time_s" => "0.001000".to_string(),
-            "key" => finale::batch::key_hex(key),
+            "key" => finale::board::key::key_hex(key),
             "board" => start.squares_string(),
             "status" => "solved".to_string(),
             "line" => "1".to_string(),

@@ -7,7 +7,7 @@
 
 #![no_main]
 
-use finale::harness::calibrate::{CalRow, parse_rows};
+use finale::commands::calibrate::{CalRow, parse_rows};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 

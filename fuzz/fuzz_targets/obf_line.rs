@@ -136,6 +136,8 @@ fn check_error(text: &str, error: &ObfError) {
             *column
         }
         ObfError::MissingSide { column } => *column,
+        // The reader's checks of raw bytes (not text, too long): their column counts bytes.
+        ObfError::NotText { .. } | ObfError::LineTooLong { .. } => return,
         ObfError::BadSide { column, .. }
         | ObfError::Trailing { column, .. }
         | ObfError::BadPair { column, .. }

@@ -8,9 +8,9 @@
 
 #![no_main]
 
-use finale::harness::report::run_report;
-use finale::harness::run_compare;
-use finale::harness::run_csv::RunCsv;
+use finale::commands::report::run_report;
+use finale::commands::run_compare;
+use finale::commands::run_csv::RunCsv;
 use libfuzzer_sys::fuzz_target;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

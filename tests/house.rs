@@ -1,0 +1,214 @@
+//! The shape of the house (issue 47), read from the source text so that it cannot drift
+//! back: files and functions of a readable size, one road for each piece of data, and a
+//! README that starts a newcomer. Each limit says why it is there.
+
+use std::path::{Path, PathBuf};
+
+/// Longest source file under src/ (a test module in a file of its own aside): past this a
+/// file holds more than one concept.
+const MAX_FILE_LINES: usize = 600;
+/// Longest function, from its `fn` line to its closing brace: about a screen.
+const MAX_FN_LINES: usize = 80;
+/// The README is a newcomer's page; the reference lives in docs/.
+const MAX_README_LINES: usize = 250;
+/// The two set-up commands come first.
+const SETUP_WITHIN_LINES: usize = 30;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every .rs file under `dir`, nested folders included.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn relative(p: &Path) -> String {
+    p.strip_prefix(root()).unwrap().display().to_string()
+}
+
+/// A file that holds only a test module (`foo/tests.rs`).
+fn is_test_file(p: &Path) -> bool {
+    p.file_stem().is_some_and(|s| s == "tests")
+}
+
+/// Functions of `text` longer than `max` lines: (first line number, name, lines). A
+/// function starts at a line whose code begins with `fn` (after `pub`, `pub(crate)`,
+/// `const`, `unsafe`, ...) and, when it has a body, ends at the first later line that is
+/// its indentation followed by `}` (rustfmt's layout, which CI enforces). Declarations
+/// without a body (trait methods) end at their `;`.
+fn long_functions(text: &str, max: usize) -> Vec<(usize, String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut long = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(name) = fn_name(line) else { continue };
+        let indent = &line[..line.len() - line.trim_start().len()];
+        // The signature ends at the first line ending in `{` (a body) or `;` (none).
+        let Some(sig_end) = (i..lines.len()).find(|&k| {
+            let t = lines[k].trim_end();
+            t.ends_with('{') || t.ends_with(';')
+        }) else {
+            continue;
+        };
+        if lines[sig_end].trim_end().ends_with(';') {
+            continue;
+        }
+        let close = format!("{indent}}}");
+        let end = (sig_end..lines.len())
+            .find(|&k| lines[k].trim_end() == close)
+            .unwrap_or(lines.len() - 1);
+        let n = end - i + 1;
+        if n > max {
+            long.push((i + 1, name, n));
+        }
+    }
+    long
+}
+
+/// The name of the function a line starts, if it does.
+fn fn_name(line: &str) -> Option<String> {
+    let mut rest = line.trim_start();
+    if rest.starts_with("//") {
+        return None;
+    }
+    for prefix in [
+        "pub(crate) ",
+        "pub(super) ",
+        "pub ",
+        "const ",
+        "unsafe ",
+        "async ",
+    ] {
+        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    }
+    let rest = rest.strip_prefix("fn ")?;
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+#[test]
+fn no_source_file_is_over_the_limit() {
+    let long: Vec<String> = rust_files(&root().join("src"))
+        .into_iter()
+        .filter(|p| !is_test_file(p))
+        .filter_map(|p| {
+            let n = std::fs::read_to_string(&p).unwrap().lines().count();
+            (n > MAX_FILE_LINES).then(|| format!("{}: {n} lines", relative(&p)))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "files over {MAX_FILE_LINES} lines:\n{long:#?}"
+    );
+}
+
+#[test]
+fn the_root_holds_only_its_probes() {
+    let n = std::fs::read_to_string(root().join("src/search/root.rs"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(n < 400, "src/search/root.rs has {n} lines");
+}
+
+#[test]
+fn no_function_is_over_the_limit() {
+    let mut long = Vec::new();
+    for p in rust_files(&root().join("src")) {
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (line, name, n) in long_functions(&text, MAX_FN_LINES) {
+            long.push(format!("{}:{line} fn {name}: {n} lines", relative(&p)));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FN_LINES} lines:\n{long:#?}"
+    );
+}
+
+#[test]
+fn the_function_length_reader_finds_a_long_function_and_skips_declarations() {
+    let body: String = (0..90)
+        .map(|i| format!("        let x{i} = {i};\n"))
+        .collect();
+    let text = format!(
+        "impl A {{\n    pub(crate) fn long(\n        a: u32,\n    ) -> u32 {{\n{body}        a\n    }}\n\n    fn short() {{}}\n}}\ntrait T {{\n    fn declared(\n        a: u32,\n    ) -> u32;\n}}\n"
+    );
+    let long = long_functions(&text, MAX_FN_LINES);
+    assert_eq!(long, vec![(2, "long".to_string(), 95)]);
+}
+
+#[test]
+fn batch_jobs_are_named_not_numbered() {
+    let mut found = Vec::new();
+    for p in rust_files(&root().join("src")) {
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let numbered = line
+                .match_indices("job.")
+                .any(|(k, _)| line[k + 4..].starts_with(|c: char| ('0'..='3').contains(&c)));
+            if numbered {
+                found.push(format!("{}:{}: {}", relative(&p), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "tuple fields of a batch job:\n{found:#?}");
+}
+
+#[test]
+fn one_function_classes_win_draw_and_loss() {
+    // `Wld::of` (src/search/answer.rs) is the one place a score's sign is taken.
+    let mut found = Vec::new();
+    for p in rust_files(&root().join("src")) {
+        if p.ends_with("search/answer.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if line.contains(".signum()") && !line.trim_start().starts_with("//") {
+                found.push(format!("{}:{}: {}", relative(&p), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "scores classed outside Wld::of:\n{found:#?}"
+    );
+}
+
+#[test]
+fn the_readme_starts_a_newcomer() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    assert!(
+        lines.len() < MAX_README_LINES,
+        "README.md has {} lines",
+        lines.len()
+    );
+    let head = lines[..SETUP_WITHIN_LINES.min(lines.len())].join("\n");
+    for command in [
+        "cargo run --release -- suite suites/fforum-40-59.obf",
+        "cargo test --release",
+    ] {
+        assert!(
+            head.contains(command),
+            "README.md's first {SETUP_WITHIN_LINES} lines lack `{command}`"
+        );
+    }
+}
