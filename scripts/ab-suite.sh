@@ -27,9 +27,12 @@ trap 'rm -rf "$tmp"' EXIT
 for ((r = 1; r <= rounds; r++)); do
   for i in "${!bins[@]}"; do
     out=$("${bins[$i]}" suite "$file" --csv "$tmp/$i.csv" "${extra[@]}") || true
-    awk '/^time/{print $2}' <<<"$out" >>"$tmp/$i.times"
-    awk '/^nodes/{print $2}' <<<"$out" >"$tmp/$i.nodes"
+    awk '$1 == "time" {print $2}' <<<"$out" >>"$tmp/$i.times"
+    awk '$1 == "nodes" {print $2}' <<<"$out" >"$tmp/$i.nodes"
   done
+done
+for i in "${!bins[@]}"; do
+  echo "${bins[$i]} times in run order: $(tr '\n' ' ' <"$tmp/$i.times")"
 done
 for i in "${!bins[@]}"; do
   sort -n "$tmp/$i.times" | awk -v b="${bins[$i]}" -v n="$(cat "$tmp/$i.nodes")" \

@@ -193,6 +193,37 @@ fn one_function_classes_win_draw_and_loss() {
 }
 
 #[test]
+fn one_module_writes_files_that_must_survive_a_kill() {
+    // src/durable.rs: every write-to-temp + sync + rename, every sync of an appended file,
+    // every cut of a torn row. A file of its own doing these is a second road.
+    const CALLS: [&str; 6] = [
+        ".persist(",
+        ".persist_noclobber(",
+        ".sync_all(",
+        ".sync_data(",
+        "fs::rename(",
+        ".set_len(",
+    ];
+    let mut found = Vec::new();
+    for p in rust_files(&root().join("src")) {
+        if p.ends_with("src/durable.rs") || p.parent().is_some_and(|d| d.ends_with("src/durable")) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if CALLS.iter().any(|c| code.contains(c)) {
+                found.push(format!("{}:{}: {}", relative(&p), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "renames and syncs outside src/durable.rs:\n{found:#?}"
+    );
+}
+
+#[test]
 fn the_readme_starts_a_newcomer() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let lines: Vec<&str> = readme.lines().collect();
