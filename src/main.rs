@@ -36,6 +36,7 @@ fn main() -> ExitCode {
     // thread while the main thread waits.
     let outcome = run(cli.command, &mut std::io::stdout());
     print_account();
+    print_span();
     match outcome {
         Ok(code) => code,
         Err(finale::Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
@@ -87,6 +88,33 @@ fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCod
         Command::TrainMpc(args) => train_mpc(args, stdout),
         Command::Perft { depth } => commands::run_perft(depth, stdout).map(|_| ExitCode::SUCCESS),
     }
+}
+
+/// With the `span` feature: each solve's work, span, splits and parallelism, in the order
+/// the solves finished, and the set's, on stderr (read by `scripts/span-table.py`).
+fn print_span() {
+    let Some(records) = finale::search::span::records() else {
+        return;
+    };
+    if records.is_empty() {
+        return;
+    }
+    eprintln!("span: solve empties work span splits parallelism");
+    let (mut work, mut span) = (0, 0);
+    for (i, r) in records.iter().enumerate() {
+        eprintln!(
+            "span: {:>5} {:>7} {:>14} {:>14} {:>10} {:>11.1}",
+            i + 1,
+            r.empties,
+            r.work,
+            r.span,
+            r.splits,
+            r.parallelism()
+        );
+        (work, span) = (work + r.work, span + r.span);
+    }
+    let parallelism = work as f64 / span.max(1) as f64;
+    eprintln!("span: all {work} {span} {parallelism:.1}");
 }
 
 /// With the `account` feature: the nodes of each band of the search, on stderr.

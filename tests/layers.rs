@@ -110,14 +110,21 @@ fn without_test_modules(text: &str) -> String {
     split_test_modules(text).0
 }
 
-/// `text` without its inline `#[cfg(test)] mod NAME { ... }` blocks, and the blocks: each
-/// module's name and body.
+/// `text` without its inline `#[cfg(test)] mod NAME { ... }` blocks (other attributes may
+/// follow `#[cfg(test)]`), and the blocks: each module's name and body.
 fn split_test_modules(text: &str) -> (String, Vec<(String, String)>) {
     let mut out = String::new();
     let mut blocks = Vec::new();
     let mut rest = text;
     while let Some(i) = rest.find("#[cfg(test)]") {
-        let after = rest[i + 12..].trim_start();
+        let mut after = rest[i + 12..].trim_start();
+        // Further attributes (`#[cfg(feature = "...")]`) may stand between.
+        while let Some(attr) = after.strip_prefix("#[") {
+            match attr.find(']') {
+                Some(e) => after = attr[e + 1..].trim_start(),
+                None => break,
+            }
+        }
         let inline =
             after.starts_with("mod ") && after.find('{').is_some_and(|b| !after[..b].contains(';'));
         if !inline {

@@ -241,18 +241,26 @@ impl Search<'_> {
         let mut best_move = None;
         // Nodes of the moves searched so far that did not reach beta (account only).
         let mut fell_short = 0;
+        // A span build's split, searched in turn (see span.rs).
+        let mut split = None;
         for i in 0..width {
-            if self.should_split(searched + i, n, &list[i..width], alpha) {
-                // Young brothers wait: the eldest did not cut off, and no younger one
-                // looks likely to; share out the rest.
-                for j in i..width {
-                    select_next(list, j);
+            if let Some(split) = &mut split {
+                self.span.split_next(split, self.nodes);
+            } else if self.should_split(searched + i, n, &list[i..width], alpha) {
+                if self.span.in_turn() {
+                    split = Some(self.span.split_begin(self.nodes));
+                } else {
+                    // Young brothers wait: the eldest did not cut off, and no younger one
+                    // looks likely to; share out the rest.
+                    for j in i..width {
+                        select_next(list, j);
+                    }
+                    let (v, sq) = self.search_split(&list[i..width], alpha, beta, n)?;
+                    if v > best {
+                        (best, best_move) = (v, Some(sq));
+                    }
+                    break;
                 }
-                let (v, sq) = self.search_split(&list[i..width], alpha, beta, n)?;
-                if v > best {
-                    (best, best_move) = (v, Some(sq));
-                }
-                break;
             }
             select_next(list, i);
             let mv = list[i];
@@ -272,6 +280,9 @@ impl Search<'_> {
                 }
             }
             fell_short += self.nodes - before;
+        }
+        if let Some(split) = split {
+            self.span.split_end(split, self.nodes);
         }
         best_move.map(|sq| (best, sq))
     }

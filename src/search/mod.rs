@@ -30,6 +30,7 @@ mod pv;
 mod root;
 mod shallow;
 mod solver;
+pub mod span;
 mod split_point;
 pub mod stability;
 mod start_error;

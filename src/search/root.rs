@@ -123,6 +123,20 @@ pub(super) fn probe_until_exact(
     }
 }
 
+/// Whether the root shares out `rest`, its moves still in question after the first of a
+/// probe (none when nothing was `searched` yet): only when the last pass expects none of
+/// them to reach `beta`. One that may reach it is searched alone first: a helper's work
+/// on the others would be wasted. The one rule of every split at the root.
+pub(super) fn root_should_split(
+    s: &Search,
+    searched: bool,
+    n: u32,
+    rest: &[RootMove],
+    beta: i32,
+) -> bool {
+    searched && s.can_split(n, 2) && !rest.iter().any(|m| m.may_reach(beta))
+}
+
 /// One null-window probe of the root: "does a move reach `beta`?", most promising move
 /// first, each move's bound kept. `None` when the search was stopped.
 fn probe_root(
@@ -135,64 +149,60 @@ fn probe_root(
     // Most promising first: best proven lower bound, then best upper bound.
     root.sort_by_key(|m| (-m.lower, -m.upper, -m.prior.unwrap_or(-65)));
     let mut searched = false;
-    for k in 0..root.len() {
-        if root[k].upper < beta {
-            continue;
+    // A span build's split, searched in turn (see span.rs).
+    let mut split = None;
+    let failed_high = 'probe: {
+        for k in 0..root.len() {
+            if root[k].upper < beta {
+                continue;
+            }
+            if root[k].lower >= beta {
+                break 'probe true;
+            }
+            if let Some(split) = &mut split {
+                s.span.split_next(split, s.nodes);
+            } else if root_should_split(s, searched, n, &root[k..], beta) {
+                if s.span.in_turn() {
+                    split = Some(s.span.split_begin(s.nodes));
+                } else {
+                    let failed_high = probe_shared(s, &mut root[k..], n, mode, beta);
+                    return (!s.stopped).then_some(failed_high);
+                }
+            }
+            let m = &mut root[k];
+            let r = probe_bound(mode, -s.search(m.child, -beta, -(beta - 1), n - 1), beta);
+            if s.stopped {
+                return None;
+            }
+            searched = true;
+            if r >= beta {
+                m.lower = r;
+                break 'probe true;
+            }
+            m.upper = r;
         }
-        if root[k].lower >= beta {
-            return Some(true);
-        }
-        if searched && s.can_split(n, 2) && !root[k..].iter().any(|m| m.may_reach(beta)) {
-            // The first move fell short, and the last pass expects no other to reach
-            // beta: the others go to every thread. (One that may reach it is searched
-            // alone first: a helper's work on the others would be wasted.)
-            let failed_high = probe_shared(s, &mut root[k..], n, mode, beta);
-            return (!s.stopped).then_some(failed_high);
-        }
-        let m = &mut root[k];
-        let r = probe_bound(mode, -s.search(m.child, -beta, -(beta - 1), n - 1), beta);
-        if s.stopped {
-            return None;
-        }
-        searched = true;
-        if r >= beta {
-            m.lower = r;
-            return Some(true);
-        }
-        m.upper = r;
+        false
+    };
+    if let Some(split) = split {
+        s.span.split_end(split, s.nodes);
     }
-    Some(false)
+    Some(failed_high)
 }
 
 /// The root's value is `lo`. A move whose upper bound is `lo` may tie: one null-window
 /// probe each says whether it reaches `lo` (on every thread when the root may split).
 pub(super) fn settle_ties(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, lo: i32) {
-    if s.can_split(n, 2) {
-        let ties: Vec<usize> = (0..root.len())
-            .filter(|&k| root[k].upper == lo && root[k].lower < lo)
-            .collect();
-        let children: Vec<Board> = ties.iter().map(|&k| root[k].child).collect();
-        let results = Mutex::new(Vec::new());
-        if !s.share_out(children.len(), |h, i| {
-            let r = probe_bound(mode, -h.search(children[i], -lo, -(lo - 1), n - 1), lo);
-            if !h.stopped {
-                results.lock().expect("no panics").push((ties[i], r));
-            }
-            false
-        }) {
-            return;
-        }
-        for (k, r) in results.into_inner().expect("no panics") {
-            if r >= lo {
-                root[k].lower = lo;
-            } else {
-                root[k].upper = r;
-            }
-        }
+    if s.can_split(n, 2) && !s.span.in_turn() {
+        settle_ties_shared(s, root, n, mode, lo);
         return;
     }
+    // A span build accounts the ties as a split, searched in turn (see span.rs).
+    let mut split = s.can_split(n, 2).then(|| s.span.split_begin(s.nodes));
     for m in root.iter_mut() {
         if m.upper == lo && m.lower < lo {
+            if let Some(split) = &mut split {
+                s.span.split_next(split, s.nodes);
+            }
             let r = probe_bound(mode, -s.search(m.child, -lo, -(lo - 1), n - 1), lo);
             if s.stopped {
                 return;
@@ -202,6 +212,34 @@ pub(super) fn settle_ties(s: &mut Search, root: &mut [RootMove], n: u32, mode: M
             } else {
                 m.upper = r;
             }
+        }
+    }
+    if let Some(split) = split {
+        s.span.split_end(split, s.nodes);
+    }
+}
+
+/// [`settle_ties`] on every thread.
+fn settle_ties_shared(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, lo: i32) {
+    let ties: Vec<usize> = (0..root.len())
+        .filter(|&k| root[k].upper == lo && root[k].lower < lo)
+        .collect();
+    let children: Vec<Board> = ties.iter().map(|&k| root[k].child).collect();
+    let results = Mutex::new(Vec::new());
+    if !s.share_out(children.len(), |h, i| {
+        let r = probe_bound(mode, -h.search(children[i], -lo, -(lo - 1), n - 1), lo);
+        if !h.stopped {
+            results.lock().expect("no panics").push((ties[i], r));
+        }
+        false
+    }) {
+        return;
+    }
+    for (k, r) in results.into_inner().expect("no panics") {
+        if r >= lo {
+            root[k].lower = lo;
+        } else {
+            root[k].upper = r;
         }
     }
 }

@@ -5,6 +5,7 @@ use super::level::Level;
 use super::local_table;
 use super::options::SearchOptions;
 use super::passes::{Passes, settled, solve_root};
+use super::span::{self, Span, SpanReport};
 use super::start_error::StartError;
 use super::state::Search;
 use super::threads::{cores, search_threads};
@@ -57,6 +58,8 @@ pub struct Solver {
     split_workers: usize,
     /// When set, every solve gives up as if its time limit had passed.
     abort: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The last finished solve's work and span (a span build's only).
+    last_span: Option<SpanReport>,
 }
 
 impl Solver {
@@ -73,8 +76,10 @@ impl Solver {
     pub fn try_new(options: SolverOptions) -> Result<Solver, StartError> {
         super::stability::init();
         let threads = search_threads(options.threads, options.oversubscribe);
+        // A span build searches on this thread and only accounts for the others.
         let pool = match threads {
             1 => None,
+            _ if cfg!(feature = "span") => None,
             _ => Some(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
@@ -108,8 +113,13 @@ impl Solver {
             tt,
             options: SolverOptions { threads, ..options },
             pool,
-            split_workers: threads.min(cores()),
+            split_workers: if cfg!(feature = "span") {
+                threads
+            } else {
+                threads.min(cores())
+            },
             abort: None,
+            last_span: None,
         })
     }
 
@@ -120,20 +130,31 @@ impl Solver {
         self.abort = Some(flag);
     }
 
+    /// The work and span of the last finished solve: `None` unless finale was built with
+    /// the `span` feature (see `search/span.rs`).
+    pub fn last_span(&self) -> Option<SpanReport> {
+        self.last_span
+    }
+
     /// Threads searching (see [`search_threads`]).
     pub fn threads(&self) -> usize {
         self.options.threads
     }
 
     /// Runs `f` on a fresh search: on the pool when there is one, else right here.
+    /// Returns its result, nodes, whether it was stopped, and its span account.
     fn run<R: Send>(
         &self,
         deadline: Option<Instant>,
         f: impl FnOnce(&mut Search) -> R + Send,
-    ) -> (R, u64, bool) {
+    ) -> (R, u64, bool, Span) {
         let go = || {
             let mut s = Search::new(&self.tt, &self.options.search);
             s.split_workers = self.split_workers;
+            #[cfg(feature = "span")]
+            {
+                s.span.in_turn = self.split_workers > 1;
+            }
             if let Some(d) = deadline {
                 s.set_deadline(d);
             }
@@ -141,7 +162,7 @@ impl Solver {
                 s.set_abort(a);
             }
             let r = f(&mut s);
-            (r, s.nodes, s.stopped)
+            (r, s.nodes, s.stopped, s.span)
         };
         match &self.pool {
             Some(pool) => pool.install(go),
@@ -168,7 +189,8 @@ impl Solver {
     /// without the root's per-move bookkeeping or principal variation: a null-window
     /// test, or a kernel to benchmark.
     pub fn search(&mut self, board: Board, alpha: i32, beta: i32) -> (i32, u64) {
-        let (v, nodes, _) = self.run(None, |s| s.search(board, alpha, beta, board.empty_count()));
+        let (v, nodes, _, _) =
+            self.run(None, |s| s.search(board, alpha, beta, board.empty_count()));
         (v, nodes)
     }
 
@@ -177,7 +199,7 @@ impl Solver {
     /// ([`Solver::set_abort`]) stopped it.
     pub fn reaches(&mut self, board: Board, score: i32) -> Option<bool> {
         self.tt.new_search();
-        let (v, _, stopped) = self.run(None, |s| {
+        let (v, _, stopped, _) = self.run(None, |s| {
             s.level = Level::EXACT;
             s.search(board, score - 1, score, board.empty_count())
         });
@@ -198,7 +220,7 @@ impl Solver {
     /// probcut was tried: the positions whose error model matters (`finale train-mpc`).
     pub fn probcut_nodes(&mut self, board: Board, selectivity: Level, rate: u64) -> Vec<Board> {
         self.tt.new_search();
-        let (samples, _, _) = self.run(None, |s| {
+        let (samples, _, _, _) = self.run(None, |s| {
             s.probcut_samples = Some((rate.max(1), Vec::new()));
             let mut none = |_: &PassReport| {};
             let mut passes = Passes {
@@ -242,7 +264,7 @@ impl Solver {
             on_pass(p);
         };
         let selectivity = self.options.search.selectivity;
-        let (mut result, nodes, stopped) = self.run(limit.map(|l| start + l), |s| {
+        let (mut result, nodes, stopped, span) = self.run(limit.map(|l| start + l), |s| {
             solve_root(
                 s,
                 board,
@@ -264,6 +286,8 @@ impl Solver {
         }
         result.nodes = nodes;
         result.time = time;
+        self.last_span = span.report(board.empty_count(), nodes);
+        span::record(self.last_span);
         if result.best_found.is_none() {
             result.best_found = Some(settled(&bests, &result.best_moves, time));
         }

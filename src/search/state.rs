@@ -5,6 +5,7 @@ use super::account::{Band, Counts};
 use super::level::Level;
 use super::local_table::LocalTable;
 use super::options::SearchOptions;
+use super::span::Span;
 use super::split_point::SplitPoint;
 use super::tables::Table;
 use super::tt::TranspositionTable;
@@ -27,6 +28,8 @@ pub(crate) struct Search<'a> {
     pub(crate) nodes: u64,
     /// Nodes per band, counted only with the `account` feature.
     pub(crate) counts: Counts,
+    /// Work and span, accounted only with the `span` feature.
+    pub(crate) span: Span,
     pub(crate) options: &'a SearchOptions,
     /// Trust level of this search's results (exact unless selective).
     pub(crate) level: Level,
@@ -58,6 +61,7 @@ impl<'a> Search<'a> {
             split: None,
             nodes: 0,
             counts: Counts::default(),
+            span: Span::default(),
             options,
             level: Level::EXACT,
             deadline: None,

@@ -1,0 +1,63 @@
+//! The work-and-span account (`--features span`, search/span.rs) on real solves: its work
+//! is one thread's node count, its span at most the work and, with splits, less; one
+//! thread has no splits and a span equal to its work; the answers are the published ones.
+//! Without the feature the solver reports no account, which the last test checks. CI
+//! runs this file with the feature (`.ci/run`).
+
+use finale::board::read_obf_file;
+use finale::search::{Mode, SearchOptions, Solver, SolverOptions};
+use std::path::Path;
+
+fn solver(threads: usize, ties: bool) -> Solver {
+    Solver::new(SolverOptions {
+        hash_mb: 32,
+        threads,
+        oversubscribe: true,
+        search: SearchOptions {
+            ties,
+            ..Default::default()
+        },
+    })
+}
+
+/// FFO #40-#44 (20-23 empties) with their published best moves and scores.
+fn positions() -> Vec<finale::board::ObfRecord> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("suites/fforum-40-49.obf");
+    read_obf_file(&path).expect("FFO 40-49")[..5].to_vec()
+}
+
+#[cfg(feature = "span")]
+#[test]
+fn the_work_is_one_threads_nodes_and_the_span_is_shorter() {
+    for ties in [false, true] {
+        for record in positions() {
+            let board = record.position.board;
+            let best = record.expected.iter().map(|&(_, s)| s).max().unwrap();
+            let mut one = solver(1, ties);
+            let r1 = one.solve(board, Mode::Exact);
+            let a1 = one.last_span().expect("a span build");
+            assert_eq!((a1.work, a1.span, a1.splits), (r1.nodes, r1.nodes, 0));
+            for threads in [2, 16] {
+                let mut many = solver(threads, ties);
+                let r = many.solve(board, Mode::Exact);
+                let a = many.last_span().expect("a span build");
+                assert_eq!(r.score, best, "{}", record.position);
+                assert_eq!(a.work, r1.nodes, "{} at {threads}", record.position);
+                assert_eq!(r.nodes, r1.nodes, "{} at {threads}", record.position);
+                assert!(a.splits > 0, "{} at {threads}", record.position);
+                assert!(a.span < a.work, "{a:?}");
+                assert_eq!(a.empties, board.empty_count());
+            }
+        }
+    }
+}
+
+#[cfg(not(feature = "span"))]
+#[test]
+fn without_the_feature_there_is_no_account() {
+    let record = &positions()[0];
+    let mut s = solver(2, false);
+    s.solve(record.position.board, Mode::Exact);
+    assert_eq!(s.last_span(), None);
+    assert_eq!(finale::search::span::records(), None);
+}
