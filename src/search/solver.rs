@@ -8,7 +8,7 @@ use super::passes::{Passes, settled, solve_root};
 use super::span::{self, Span, SpanReport};
 use super::start_error::StartError;
 use super::state::Search;
-use super::threads::{cores, search_threads};
+use super::threads::search_threads;
 use super::tt::TranspositionTable;
 use crate::board::Board;
 use crate::settings::{DEFAULT_HASH_MB, LOCAL_TABLE_KB};
@@ -54,7 +54,9 @@ pub struct Solver {
     tt: TranspositionTable,
     options: SolverOptions,
     pool: Option<rayon::ThreadPool>,
-    /// Threads working on one split node: the pool's, but no more than the cores.
+    /// Threads working on one split node: every thread of the pool. Oversubscribed too, so
+    /// that a run of P threads on fewer cores searches the speculative work of P (until
+    /// 2026-11-27 it was capped at the cores, and such a run split like one of 2 threads).
     split_workers: usize,
     /// When set, every solve gives up as if its time limit had passed.
     abort: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
@@ -113,11 +115,7 @@ impl Solver {
             tt,
             options: SolverOptions { threads, ..options },
             pool,
-            split_workers: if cfg!(feature = "span") {
-                threads
-            } else {
-                threads.min(cores())
-            },
+            split_workers: threads,
             abort: None,
             last_span: None,
         })
