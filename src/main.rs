@@ -91,7 +91,8 @@ fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCod
 }
 
 /// With the `span` feature: each solve's work, span, splits and parallelism, in the order
-/// the solves finished, and the set's, on stderr (read by `scripts/span-table.py`).
+/// the solves finished, each pass's own work and span, and the set's, on stderr (read by
+/// `scripts/span-table.py`).
 fn print_span() {
     let Some(records) = finale::search::span::records() else {
         return;
@@ -111,6 +112,19 @@ fn print_span() {
             r.splits,
             r.parallelism()
         );
+        let (mut w0, mut s0) = (0, 0);
+        for p in &r.passes {
+            let (w, s) = (p.work - w0, p.span - s0);
+            eprintln!(
+                "span-pass: {:>5} {:>7} {:>14} {:>14} {:>11.1}",
+                i + 1,
+                p.level.to_string(),
+                w,
+                s,
+                w as f64 / s.max(1) as f64
+            );
+            (w0, s0) = (p.work, p.span);
+        }
         (work, span) = (work + r.work, span + r.span);
     }
     let parallelism = work as f64 / span.max(1) as f64;

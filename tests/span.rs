@@ -47,6 +47,14 @@ fn the_work_is_one_threads_nodes_and_the_span_is_shorter() {
                 assert!(a.splits > 0, "{} at {threads}", record.position);
                 assert!(a.span < a.work, "{a:?}");
                 assert_eq!(a.empties, board.empty_count());
+                // The passes run in turn: their account rises, ends with the exact pass,
+                // and holds all but the root's node and the principal variation's checks.
+                let last = a.passes.last().expect("at least the exact pass");
+                assert!(last.level.is_exact(), "{a:?}");
+                assert!(a.passes.windows(2).all(|p| p[0].work <= p[1].work
+                    && p[0].span <= p[1].span
+                    && p[0].level < p[1].level));
+                assert!(last.work <= a.work && last.span <= a.span, "{a:?}");
             }
         }
     }

@@ -44,10 +44,11 @@ pub(super) struct Passes<'a> {
 
 impl Passes<'_> {
     /// Reports the pass just finished over `root`, unless the search was stopped in it.
-    pub(super) fn finished(&mut self, s: &Search, root: &[RootMove]) {
+    pub(super) fn finished(&mut self, s: &mut Search, root: &[RootMove]) {
         if s.stopped {
             return;
         }
+        s.span.pass_finished(s.level, s.nodes);
         let Some(best) = root.iter().max_by_key(|m| m.lower) else {
             return;
         };

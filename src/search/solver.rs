@@ -130,8 +130,8 @@ impl Solver {
 
     /// The work and span of the last finished solve: `None` unless finale was built with
     /// the `span` feature (see `search/span.rs`).
-    pub fn last_span(&self) -> Option<SpanReport> {
-        self.last_span
+    pub fn last_span(&self) -> Option<&SpanReport> {
+        self.last_span.as_ref()
     }
 
     /// Threads searching (see [`search_threads`]).
@@ -285,7 +285,7 @@ impl Solver {
         result.nodes = nodes;
         result.time = time;
         self.last_span = span.report(board.empty_count(), nodes);
-        span::record(self.last_span);
+        span::record(self.last_span.clone());
         if result.best_found.is_none() {
             result.best_found = Some(settled(&bests, &result.best_moves, time));
         }

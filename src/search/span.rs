@@ -18,8 +18,11 @@
 //! sum of those spans less the longest. With the feature off every type here is empty and
 //! every function does nothing, so the search is what it was.
 
-/// One search's account: the nodes splits took off the chain, and the splits.
-#[derive(Clone, Copy, Debug, Default)]
+use super::level::Level;
+
+/// One search's account: the nodes splits took off the chain, the splits, and where each
+/// pass at the root ended.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Span {
     /// Decide splits by P threads' rules but search in turn, on this thread.
     #[cfg(feature = "span")]
@@ -28,10 +31,23 @@ pub(crate) struct Span {
     saved: u64,
     #[cfg(feature = "span")]
     splits: u64,
+    #[cfg(feature = "span")]
+    passes: Vec<PassSpan>,
+}
+
+/// Work and span of a solve from its start to the end of one of its passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassSpan {
+    /// The pass's level.
+    pub level: Level,
+    /// Nodes searched since the solve started.
+    pub work: u64,
+    /// The span since the solve started.
+    pub span: u64,
 }
 
 /// Work, span and splits of one solve (a span build's record, see [`records`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpanReport {
     /// Empty squares of the position solved.
     pub empties: u32,
@@ -41,6 +57,9 @@ pub struct SpanReport {
     pub span: u64,
     /// Nodes whose younger moves P threads would have shared out.
     pub splits: u64,
+    /// The account at the end of each pass, in order: the passes run in turn, so each
+    /// one's own work and span are the differences.
+    pub passes: Vec<PassSpan>,
 }
 
 impl SpanReport {
@@ -87,6 +106,7 @@ impl Span {
                 work,
                 span: work - self.saved,
                 splits: self.splits,
+                passes: self.passes.clone(),
             })
         }
         #[cfg(not(feature = "span"))]
@@ -98,6 +118,18 @@ impl Span {
 }
 
 impl Span {
+    /// Marks the end of a pass at `level`, `nodes` searched since the solve started.
+    pub(crate) fn pass_finished(&mut self, level: Level, nodes: u64) {
+        #[cfg(feature = "span")]
+        self.passes.push(PassSpan {
+            level,
+            work: nodes,
+            span: nodes - self.saved,
+        });
+        #[cfg(not(feature = "span"))]
+        let _ = (level, nodes);
+    }
+
     /// Starts the siblings of a split at node count `nodes`: the first begins now.
     #[inline(always)]
     pub(crate) fn split_begin(&self, nodes: u64) -> SplitSpan {
