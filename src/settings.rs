@@ -353,6 +353,28 @@ pub const SPLIT_ELDERS: usize = 1;
 /// root predictor) the first position's nodes stayed within 1 %.
 pub const SPLIT_CUT_MARGIN: i32 = 4;
 
+/// From this many threads on, splits are decided for many cores: a node expected to be
+/// an all-node (`search/node_type.rs`) shares out its younger moves after the eldest even
+/// when one looks likely to cut (it searches them all anyway), and the root shares out
+/// every probe's moves after the first. Below it (one or two threads) the rules are those
+/// measured on 2 cores above. Work-and-span account on a tuning set never reported on
+/// (`finale generate --seed 4949 --count 8 --empties 23-26 --play eval`, 1.44 G nodes),
+/// P = 16, nodes of `--threads 16 --oversubscribe` against one thread (median of 3):
+/// before, parallelism 7.4, x1.103 nodes, Brent's bound 4.9; all-nodes 12.2, x1.175, 6.4;
+/// and the root 19.8, x1.166, 8.1 (results/parallel/2026-11-27-span/tune/). With many threads the
+/// split depth and the margin are [`SPLIT_MIN_EMPTIES_MANY`] and [`SPLIT_CUT_MARGIN_MANY`].
+pub const SPLIT_MANY_THREADS: usize = 3;
+/// [`SPLIT_MIN_EMPTIES`] from [`SPLIT_MANY_THREADS`] on. Same tuning set and account, with
+/// the all-node and root rules: 14 -> parallelism 19.8, 455 k splits, x1.166 nodes at 16
+/// threads, Brent 8.1; 12 -> 30.6, 1.75 M splits, x1.171, 9.5; 10 -> 48.3, 5.95 M splits,
+/// x1.174, 10.6. 10 splits every 240 nodes, where the hand-over (a task per helper) would
+/// cost more than the account sees; 12 every 820.
+pub const SPLIT_MIN_EMPTIES_MANY: u32 = 12;
+/// [`SPLIT_CUT_MARGIN`] from [`SPLIT_MANY_THREADS`] on. Same set, with the rules above and
+/// 12 empties: 4 -> parallelism 30.6, x1.171 nodes at 16 threads, Brent 9.5; 0 -> 40.0,
+/// x1.184, 10.1. Without the all-node and root rules, 0 alone: 14.6, x1.189, 7.0.
+pub const SPLIT_CUT_MARGIN_MANY: i32 = 0;
+
 /// `suite` with several threads solves runs of positions with fewer empties than this
 /// several at once, one thread each, instead of splitting each position: small trees have
 /// too few big nodes to keep the threads busy. Random positions, 2 threads, 16 MB tables,

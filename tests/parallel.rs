@@ -1,5 +1,6 @@
 //! Parallel search gives the same answers at every thread count: the score and the set
-//! of best moves (and in mode all every move's score) at 2, 4 and 8 threads equal the
+//! of best moves (and in mode all every move's score) at 2, 4, 8 and 16 threads (from 4
+//! on with the many-thread split rules of `SPLIT_MANY_THREADS`) equal the
 //! published FFO values and the one-thread solve; the principal variation may differ but
 //! must be a legal line (checked with the naive reference) ending on the reported score.
 
@@ -11,13 +12,13 @@ use finale::search::{Mode, PvMove, SearchOptions, SolveResult, Solver, SolverOpt
 use std::path::Path;
 use std::time::Duration;
 
-const THREADS: [usize; 3] = [2, 4, 8];
+const THREADS: [usize; 4] = [2, 4, 8, 16];
 
 fn solver(threads: usize) -> Solver {
     Solver::new(SolverOptions {
         hash_mb: 32,
         threads,
-        // Really run 4 and 8 threads, even on a machine with fewer cores.
+        // Really run 4, 8 and 16 threads, even on a machine with fewer cores.
         oversubscribe: true,
         // Every best move: the set must not depend on the thread count.
         search: SearchOptions {
@@ -130,7 +131,7 @@ fn ffo_at_every_thread_count(file: &str, modes: &[Mode]) {
 }
 
 #[test]
-fn ffo_1_19_every_mode_at_2_4_8_threads() {
+fn ffo_1_19_every_mode_at_2_4_8_16_threads() {
     ffo_at_every_thread_count(
         "suites/fforum-1-19.obf",
         &[Mode::Exact, Mode::Wld, Mode::All],
@@ -138,14 +139,14 @@ fn ffo_1_19_every_mode_at_2_4_8_threads() {
 }
 
 #[test]
-fn ffo_20_39_exact_at_2_4_8_threads() {
+fn ffo_20_39_exact_at_2_4_8_16_threads() {
     ffo_at_every_thread_count("suites/fforum-20-39.obf", &[Mode::Exact]);
 }
 
 /// Random positions of 15-19 empties (large enough to split): every thread count gives
 /// the one-thread answer in every mode, with a legal principal variation.
 #[test]
-fn random_positions_same_answer_at_1_2_4_8_threads() {
+fn random_positions_same_answer_at_1_2_4_8_16_threads() {
     let mut rng = Rng::new(0x9A4A_11E1);
     let boards: Vec<RefBoard> = (0..20)
         .map(|i| r::random_position(&mut rng, 15 + i % 5))

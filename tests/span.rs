@@ -60,6 +60,33 @@ fn the_work_is_one_threads_nodes_and_the_span_is_shorter() {
     }
 }
 
+/// From `SPLIT_MANY_THREADS` on the split rules are those for many cores (all-nodes and
+/// every root probe shared out, splits from fewer empties): on FFO #40-#44 together their
+/// span is well under the two-thread rules' (the tuning set gave a third), with more
+/// splits and the same work and answers.
+#[cfg(feature = "span")]
+#[test]
+fn many_threads_split_for_a_shorter_span() {
+    let (mut two, mut many) = ((0, 0, 0), (0, 0, 0));
+    for record in positions() {
+        let board = record.position.board;
+        for (threads, sum) in [(2, &mut two), (16, &mut many)] {
+            let mut s = solver(threads, false);
+            s.solve(board, Mode::Exact);
+            let a = s.last_span().expect("a span build");
+            *sum = (sum.0 + a.work, sum.1 + a.span, sum.2 + a.splits);
+        }
+    }
+    assert_eq!(two.0, many.0, "the same work");
+    assert!(many.2 > two.2, "more splits: {many:?} against {two:?}");
+    assert!(
+        many.1 * 3 < two.1 * 2,
+        "span at 16 threads {} not under two thirds of 2 threads' {}",
+        many.1,
+        two.1
+    );
+}
+
 #[cfg(not(feature = "span"))]
 #[test]
 fn without_the_feature_there_is_no_account() {

@@ -21,6 +21,7 @@ mod last;
 mod level;
 mod local_table;
 mod move_list;
+mod node_type;
 mod options;
 pub mod ordering;
 mod parallel;

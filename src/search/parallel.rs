@@ -13,30 +13,31 @@
 //! On this 2-core machine kind the split costs little: FFO 40-59 exact needs 24.0 G nodes
 //! at one thread and 24.9 G at two (+3.8 %, results/deep/), and two threads ran FFO 40-49
 //! 1.82 times and FFO 40-54 1.90 times as fast as one, side by side
-//! (results/parallel/2026-11-23-*-threads-1-2*.csv). Two things here do not scale, and are
-//! what a many-core version changes; neither can be measured on 2 cores, so neither is
-//! built yet:
+//! (results/parallel/2026-11-23-*-threads-1-2*.csv). For many cores two things change:
 //!
-//! - Waiting. `share_out` waits in `rayon::scope`: an owner whose siblings are all taken
-//!   steals any pending job, possibly from an unrelated split point, and returns only when
-//!   that job ends, so a cancelled or finished split point can wait on foreign work, and
-//!   its result (a cutoff, say) reaches its parent late. At 2 threads both cores stay busy
-//!   meanwhile and the cost is inside the +3.8 % above; with 64 threads the chains of
-//!   stolen work grow long. The change: a pool owned by the solver (one crossbeam deque
-//!   per thread), where an owner with nothing left helps only at split points below its
-//!   own (a "helpful master"), and a thread joins a split point by taking its next
-//!   sibling from the shared counter, as today.
-//! - When to split. A node of `SPLIT_MIN_EMPTIES` or more splits after its eldest
+//! - When to split (built; measured by the work-and-span account, `span.rs`). With one or
+//!   two threads a node of `SPLIT_MIN_EMPTIES` or more splits after its eldest
 //!   (`SPLIT_ELDERS` = 1) unless the evaluation ordering found a younger move within
 //!   `SPLIT_CUT_MARGIN` of alpha; the root likewise unless a move's value in the last
 //!   pass is that near beta. Such a move may still cut, and a helper searching its
 //!   siblings meanwhile wastes all of it: at 2 threads, root moves shared out beside one
 //!   that reached beta were most of an 18 % node overhead on generated 27-28-empty
-//!   positions (results/deep/README.md). An earlier predictor (split only when the eldest
-//!   fell M discs below alpha) lost time at 2 threads
-//!   (results/parallel/2026-11-23-split-margin-experiment.csv). With many threads every
-//!   mispredicted split wastes (threads - 1) siblings' work, so the margin is to be
-//!   re-measured with the thread count as a variable on a many-core machine kind.
+//!   positions (results/deep/README.md). But the nodes of a probe's critical tree are
+//!   exactly those whose moves come near alpha, so that rule searched most of the tree
+//!   one move after another: FFO 40-59 had parallelism 10.8. From `SPLIT_MANY_THREADS`
+//!   on, a node expected to be an all-node (`node_type.rs`) splits after its eldest
+//!   whatever the ordering says, the root splits every probe, and the depth and margin
+//!   are `SPLIT_MIN_EMPTIES_MANY` and `SPLIT_CUT_MARGIN_MANY`
+//!   (results/parallel/2026-11-27-span/).
+//! - Waiting (not built). `share_out` waits in `rayon::scope`: an owner whose siblings
+//!   are all taken steals any pending job, possibly from an unrelated split point, and
+//!   returns only when that job ends, so a cancelled or finished split point can wait on
+//!   foreign work, and its result (a cutoff, say) reaches its parent late. The account
+//!   does not see it (it assumes a free thread for every sibling), and 2 cores cannot
+//!   measure it. The change: a pool owned by the solver (one crossbeam deque per
+//!   thread), where an owner with nothing left helps only at split points below its own
+//!   (a "helpful master"), and a thread joins a split point by taking its next sibling
+//!   from the shared counter, as today.
 //!
 //! Also for many cores: the table (shared, lock-free, one 64-byte bucket per probe) should
 //! grow with the threads (`--hash-mb`), and node counts are summed per split point, not
@@ -47,20 +48,24 @@
 
 use super::level::Level;
 use super::move_list::{Move, NO_EVAL};
+use super::node_type::AllNodes;
 use super::options::SearchOptions;
 use super::split_point::SplitPoint;
 use super::state::Search;
 use super::tt::TranspositionTable;
 use crate::eval::UNITS_PER_DISC;
-use crate::settings::{SPLIT_CUT_MARGIN, SPLIT_ELDERS, SPLIT_MIN_EMPTIES};
+use crate::settings::{
+    SPLIT_CUT_MARGIN, SPLIT_CUT_MARGIN_MANY, SPLIT_ELDERS, SPLIT_MANY_THREADS, SPLIT_MIN_EMPTIES,
+    SPLIT_MIN_EMPTIES_MANY,
+};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// True when the evaluation ordering found a move of `moves` that may reach `alpha`
-/// (within `SPLIT_CUT_MARGIN`): the node may yet cut, and a helper searching its other
-/// moves meanwhile would likely waste its work.
+/// (within `margin` discs): the node may yet cut, and a helper searching its other moves
+/// meanwhile would likely waste its work.
 #[inline]
-fn likely_cut(moves: &[Move], alpha: i32) -> bool {
-    let threshold = (alpha - SPLIT_CUT_MARGIN) * UNITS_PER_DISC;
+fn likely_cut(moves: &[Move], alpha: i32, margin: i32) -> bool {
+    let threshold = (alpha - margin) * UNITS_PER_DISC;
     moves
         .iter()
         .any(|m| m.eval != NO_EVAL && m.eval as i32 >= threshold)
@@ -80,18 +85,44 @@ fn unpack(p: i32) -> (i32, u8) {
 impl<'a> Search<'a> {
     /// True when a node of `n` empties, `searched` of whose moves were searched alone,
     /// shares out its `rest` (best first) now: young brothers wait for `SPLIT_ELDERS`
-    /// elders, and none of the rest may look likely to cut ([`likely_cut`]). The one rule
-    /// of every split below the root.
+    /// elders, and none of the rest may look likely to cut ([`likely_cut`]), unless many
+    /// threads search and the node is expected to be an all-node (`node_type.rs`), which
+    /// searches every move anyway. The one rule of every split below the root.
     #[inline]
     pub(crate) fn should_split(&self, searched: usize, n: u32, rest: &[Move], alpha: i32) -> bool {
-        searched >= SPLIT_ELDERS && self.can_split(n, rest.len()) && !likely_cut(rest, alpha)
+        searched >= SPLIT_ELDERS
+            && self.can_split(n, rest.len())
+            && ((self.many_threads() && self.all_nodes.expects_all(n))
+                || !likely_cut(rest, alpha, self.split_cut_margin()))
+    }
+
+    /// The margin of [`likely_cut`] at this search's thread count.
+    #[inline]
+    fn split_cut_margin(&self) -> i32 {
+        if self.many_threads() {
+            SPLIT_CUT_MARGIN_MANY
+        } else {
+            SPLIT_CUT_MARGIN
+        }
+    }
+
+    /// True when [`SPLIT_MANY_THREADS`] or more threads share out this search's nodes:
+    /// the split rules that keep them busy apply.
+    #[inline]
+    pub(crate) fn many_threads(&self) -> bool {
+        self.split_workers >= SPLIT_MANY_THREADS
     }
 
     /// True when a node with `n` empties and `younger` moves left after the first is worth
     /// sharing out.
     #[inline]
     pub(crate) fn can_split(&self, n: u32, younger: usize) -> bool {
-        self.split_workers > 1 && n >= SPLIT_MIN_EMPTIES && younger >= 2
+        let min_empties = if self.many_threads() {
+            SPLIT_MIN_EMPTIES_MANY
+        } else {
+            SPLIT_MIN_EMPTIES
+        };
+        self.split_workers > 1 && n >= min_empties && younger >= 2
     }
 
     /// Runs `each(search, i)` for `i` in `0..count`, in order, on every split worker; a
@@ -117,9 +148,11 @@ impl<'a> Search<'a> {
             deadline: self.deadline,
             abort: self.abort,
             split_workers: self.split_workers,
+            all_nodes: self.all_nodes,
         };
         rayon::scope(|s| {
-            for _ in 1..self.split_workers {
+            // No more helpers than siblings: the owner takes one too.
+            for _ in 1..self.split_workers.min(count) {
                 s.spawn(|_| helper.work(&sp, count, &each));
             }
             // The owner works too, rather than waiting.
@@ -186,6 +219,7 @@ struct HelperSettings<'a> {
     deadline: Option<std::time::Instant>,
     abort: Option<&'a std::sync::atomic::AtomicBool>,
     split_workers: usize,
+    all_nodes: AllNodes,
 }
 
 impl HelperSettings<'_> {
@@ -197,6 +231,7 @@ impl HelperSettings<'_> {
         let mut h = Search::new(self.tt, self.options);
         h.level = self.level;
         h.split_workers = self.split_workers;
+        h.all_nodes = self.all_nodes;
         h.split = Some(sp);
         if let Some(d) = self.deadline {
             h.set_deadline(d);

@@ -3,6 +3,7 @@
 
 use super::answer::Mode;
 use super::move_list::{MoveList, select_next};
+use super::node_type::AllNodes;
 use super::ordering::scored_moves;
 use super::state::Search;
 use crate::board::kernels::Portable;
@@ -124,9 +125,11 @@ pub(super) fn probe_until_exact(
 }
 
 /// Whether the root shares out `rest`, its moves still in question after the first of a
-/// probe (none when nothing was `searched` yet): only when the last pass expects none of
-/// them to reach `beta`. One that may reach it is searched alone first: a helper's work
-/// on the others would be wasted. The one rule of every split at the root.
+/// probe (none when nothing was `searched` yet): with many threads always (the probe's
+/// span is otherwise the sum of its moves', and sharing them out cost no more nodes:
+/// `SPLIT_MANY_THREADS`), else only when the last pass expects none of them to reach
+/// `beta`. One that may reach it is searched alone first: a helper's work on the others
+/// would be wasted. The one rule of every split at the root.
 pub(super) fn root_should_split(
     s: &Search,
     searched: bool,
@@ -134,7 +137,7 @@ pub(super) fn root_should_split(
     rest: &[RootMove],
     beta: i32,
 ) -> bool {
-    searched && s.can_split(n, 2) && !rest.iter().any(|m| m.may_reach(beta))
+    searched && s.can_split(n, 2) && (s.many_threads() || !rest.iter().any(|m| m.may_reach(beta)))
 }
 
 /// One null-window probe of the root: "does a move reach `beta`?", most promising move
@@ -170,6 +173,9 @@ fn probe_root(
                 }
             }
             let m = &mut root[k];
+            // The probe's first move is its best hope of reaching beta; the others are
+            // expected to fall short.
+            s.all_nodes = AllNodes::below_root_move(n - 1, !searched);
             let r = probe_bound(mode, -s.search(m.child, -beta, -(beta - 1), n - 1), beta);
             if s.stopped {
                 return None;
@@ -192,6 +198,8 @@ fn probe_root(
 /// The root's value is `lo`. A move whose upper bound is `lo` may tie: one null-window
 /// probe each says whether it reaches `lo` (on every thread when the root may split).
 pub(super) fn settle_ties(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, lo: i32) {
+    // A tie is rarer than a move that falls short.
+    s.all_nodes = AllNodes::below_root_move(n - 1, false);
     if s.can_split(n, 2) && !s.span.in_turn() {
         settle_ties_shared(s, root, n, mode, lo);
         return;
@@ -249,6 +257,7 @@ fn settle_ties_shared(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode,
 /// beta cancels the rest. Records every finished answer in the moves' bounds; returns
 /// true when one reached beta.
 fn probe_shared(s: &mut Search, moves: &mut [RootMove], n: u32, mode: Mode, beta: i32) -> bool {
+    s.all_nodes = AllNodes::below_root_move(n - 1, false);
     let todo: Vec<usize> = (0..moves.len())
         .filter(|&k| moves[k].upper >= beta)
         .collect();

@@ -4,6 +4,7 @@
 use super::account::{Band, Counts};
 use super::level::Level;
 use super::local_table::LocalTable;
+use super::node_type::AllNodes;
 use super::options::SearchOptions;
 use super::span::Span;
 use super::split_point::SplitPoint;
@@ -25,6 +26,9 @@ pub(crate) struct Search<'a> {
     /// The innermost split point this search works for, if it is a helper: its siblings'
     /// cutoffs make it give up.
     pub(crate) split: Option<&'a SplitPoint<'a>>,
+    /// The nodes expected to be all-nodes below the root move being searched (for
+    /// splits; `node_type.rs`).
+    pub(crate) all_nodes: AllNodes,
     pub(crate) nodes: u64,
     /// Nodes per band, counted only with the `account` feature.
     pub(crate) counts: Counts,
@@ -59,6 +63,7 @@ impl<'a> Search<'a> {
             local: options.tt.then(|| LocalTable::of_this_thread(tt)),
             split_workers: 1,
             split: None,
+            all_nodes: AllNodes::NONE,
             nodes: 0,
             counts: Counts::default(),
             span: Span::default(),
