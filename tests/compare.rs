@@ -92,10 +92,22 @@ fn repeated_variants_are_alternated_recorded_and_compared() {
     assert_eq!(r.rows[0].0, "default");
     assert_eq!(r.rows[3], (BIN.to_string(), "2".to_string()));
 
-    // Three variants in one file: compare refuses rather than guessing which two.
-    let (code, _, err) = run(&["compare", r.csv.to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(err.contains("two variants"), "{err}");
+    // Three variants in one file: each of the later two against the first, a row each.
+    let (code, out, err) = run(&["compare", r.csv.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("variants against A = default\n"), "{out}");
+    let rows: Vec<&str> = out.lines().skip(2).collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert!(
+        rows[0].starts_with("--no-etc --no-stability ") && rows[1].starts_with(BIN),
+        "{out}"
+    );
+    // Both solved the 3 positions.
+    assert!(
+        rows.iter()
+            .all(|r| r.split_whitespace().nth(r.split_whitespace().count() - 7) == Some("3")),
+        "{out}"
+    );
 }
 
 #[test]

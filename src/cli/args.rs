@@ -55,8 +55,10 @@ pub(crate) enum Command {
     },
     /// Compare two runs (suite or batch CSVs: B against A), or the two variants of one
     /// repeated suite CSV: node and time ratios per position, geometric means, a verdict.
+    /// Of one CSV with more variants (a scan of --threads, say), each against the first:
+    /// a row each with the speed-up.
     Compare {
-        /// A.csv B.csv, or one CSV holding two variants.
+        /// A.csv B.csv, or one CSV holding two or more variants.
         #[arg(required = true, num_args = 1..=2, value_name = "CSV")]
         files: Vec<PathBuf>,
     },

@@ -310,9 +310,65 @@ impl Comparison {
     }
 }
 
+/// Several variants of one CSV (a scan of thread counts, say), each against the first:
+/// a row each with the positions both solved, their summed median times, the speed-up
+/// (A's sum over the variant's), and the geometric means of nodes and time against A
+/// with the time's 95 % interval. Returns each variant's comparison, in the file's order.
+pub(crate) fn compare_variants(
+    runs: &[(String, Run)],
+    out: &mut impl Write,
+) -> Result<Vec<(String, Comparison)>> {
+    let Some(((la, ra), rest)) = runs.split_first() else {
+        return Ok(Vec::new());
+    };
+    let lw = runs.iter().map(|(l, _)| l.len()).fold(7, usize::max);
+    let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(Error::Output);
+    w(out, format!("variants against A = {la}\n"))?;
+    w(
+        out,
+        format!(
+            "{:<lw$} {:>9} {:>10} {:>10} {:>8} {:>10} {:>10} {:>15}\n",
+            "variant", "positions", "time A", "time", "speed-up", "nodes/A", "time/A", "95 % CI"
+        ),
+    )?;
+    let mut all = Vec::new();
+    for (lb, rb) in rest {
+        let mut ratios = Ratios::default();
+        let (mut ta, mut tb) = (0.0, 0.0);
+        for (k, ma) in ra {
+            if let Some(mb) = rb.get(k) {
+                let p = ratios.add(ma, mb);
+                (ta, tb) = (ta + p.times.0, tb + p.times.1);
+            }
+        }
+        if ratios.log_nodes.is_empty() {
+            return Err(nothing_in_common(ra, rb, la, lb));
+        }
+        let c = ratios.comparison(la, lb);
+        let speed_up = if tb > 0.0 { ta / tb } else { f64::NAN };
+        w(
+            out,
+            format!(
+                "{:<lw$} {:>9} {:>10.3} {:>10.3} {:>8.2} {:>10.4} {:>10.4} {:>15}\n",
+                lb,
+                c.positions,
+                ta,
+                tb,
+                speed_up,
+                c.node_ratio,
+                c.time_ratio,
+                format!("{:.3}-{:.3}", c.time_ratio_ci.0, c.time_ratio_ci.1)
+            ),
+        )?;
+        all.push((lb.clone(), c));
+    }
+    Ok(all)
+}
+
 /// Compares two CSVs (B against A), or the two variants of one CSV (B against A in the
-/// order the file holds them, which is the order a suite ran them in). Prints which is A
-/// and which is B first.
+/// order the file holds them, which is the order a suite ran them in), or, of one CSV
+/// with more, each variant against the first ([`compare_variants`]; the last one's
+/// comparison is returned). Prints which is A and which is B first.
 pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison> {
     let one = |runs: Vec<(String, Run)>, path: &Path| -> Result<(String, Run)> {
         let n = runs.len();
@@ -329,6 +385,11 @@ pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison
     match files {
         [a] => {
             let runs = load(a)?;
+            if runs.len() > 2 {
+                let all = compare_variants(&runs, out)?;
+                let (_, last) = all.into_iter().last().expect("more than two variants");
+                return Ok(last);
+            }
             if runs.len() != 2 {
                 return Err(CompareError::NotTwoVariants {
                     path: a.to_path_buf(),
@@ -396,6 +457,41 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// A scan of three variants: the speed-ups are the ratios of summed times, and each
+    /// row is the variant against the first.
+    #[test]
+    fn variants_are_each_compared_with_the_first() {
+        let one = run(&[("a", 100, 1.0), ("b", 200, 3.0)]);
+        let two = run(&[("a", 110, 0.5), ("b", 220, 1.5)]);
+        let four = run(&[("a", 121, 0.25), ("b", 242, 0.75), ("c", 5, 9.0)]);
+        let runs = vec![
+            ("t1".to_string(), one),
+            ("t2".to_string(), two),
+            ("t4".to_string(), four),
+        ];
+        let mut out = Vec::new();
+        let all = compare_variants(&runs, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!((all[0].0.as_str(), all[1].0.as_str()), ("t2", "t4"));
+        assert!((all[0].1.node_ratio - 1.1).abs() < 1e-9, "{all:?}");
+        assert!((all[1].1.node_ratio - 1.21).abs() < 1e-9, "{all:?}");
+        assert!((all[1].1.time_ratio - 0.25).abs() < 1e-9, "{all:?}");
+        // "c" is not in the first run: 2 positions each; times 4.0 against 2.0 and 1.0.
+        let rows: Vec<Vec<&str>> = out
+            .lines()
+            .skip(2)
+            .map(|l| l.split_whitespace().collect())
+            .collect();
+        assert_eq!(rows[0][..5], ["t2", "2", "4.000", "2.000", "2.00"], "{out}");
+        assert_eq!(rows[1][..5], ["t4", "2", "4.000", "1.000", "4.00"], "{out}");
+        assert!(
+            compare_variants(&runs[..1], &mut Vec::new())
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]

@@ -75,8 +75,8 @@ pub enum CompareError {
         /// Variants found.
         variants: usize,
     },
-    /// One CSV alone that does not hold exactly two variants.
-    #[error("{}: compare of one file needs exactly two variants, found {variants}", path.display())]
+    /// One CSV alone that holds a single variant.
+    #[error("{}: compare of one file needs two or more variants, found {variants}", path.display())]
     NotTwoVariants {
         /// The CSV.
         path: PathBuf,
@@ -84,7 +84,7 @@ pub enum CompareError {
         variants: usize,
     },
     /// Neither two CSVs nor one.
-    #[error("compare: give two CSVs (A B), or one CSV with two variants")]
+    #[error("compare: give two CSVs (A B), or one CSV with two or more variants")]
     FileCount,
     /// A report whose --svg is one of its input CSVs.
     #[error("report: --svg {} is also an input", .0.display())]
