@@ -367,7 +367,7 @@ pub(crate) fn compare_variants(
 
 /// Compares two CSVs (B against A), or the two variants of one CSV (B against A in the
 /// order the file holds them, which is the order a suite ran them in), or, of one CSV
-/// with more, each variant against the first ([`compare_variants`]; the last one's
+/// with more, each variant against the first (`compare_variants`; the last one's
 /// comparison is returned). Prints which is A and which is B first.
 pub fn run_compare(files: &[PathBuf], out: &mut impl Write) -> Result<Comparison> {
     let one = |runs: Vec<(String, Run)>, path: &Path| -> Result<(String, Run)> {
