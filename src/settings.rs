@@ -374,6 +374,19 @@ pub const SPLIT_MIN_EMPTIES_MANY: u32 = 12;
 /// 12 empties: 4 -> parallelism 30.6, x1.171 nodes at 16 threads, Brent 9.5; 0 -> 40.0,
 /// x1.184, 10.1. Without the all-node and root rules, 0 alone: 14.6, x1.189, 7.0.
 pub const SPLIT_CUT_MARGIN_MANY: i32 = 0;
+/// From [`SPLIT_MANY_THREADS`] on, a node expected to be an all-node whose evaluation
+/// ordering finds no move within this many discs of alpha shares out all its moves at
+/// once, the table's move included, without waiting for an eldest: the eldest of an
+/// all-node rarely cuts, and waiting for it doubles the span every two plies. Same
+/// tuning set and account, rules above (the work of the 16-thread account changes with
+/// it: each ratio is on one thread's 1.438 G nodes, `scripts/span-table.py --t1`):
+/// without -> parallelism 40.0, x1.171 nodes at 16 threads, Brent's bound 10.2; 2 ->
+/// 63.9, x1.199, 11.0; 4 -> 58.3, x1.164, 11.1; 6 -> 53.5, x1.152, 11.0; 10 -> 48.6,
+/// x1.154, 10.8; at every expected all-node (no margin check) 93.4, x2.264, 6.6: the
+/// node type alone is too often wrong. Below [`ORDER_EVAL_MIN_EMPTIES`] no move has an
+/// ordering value, so nodes of 12 empties split at once on the type alone; from 13 only:
+/// 53.3, x1.170, 10.9 (results/parallel/2026-11-27-span/at-once/).
+pub const SPLIT_ALL_AT_ONCE_MARGIN: i32 = 4;
 
 /// `suite` with several threads solves runs of positions with fewer empties than this
 /// several at once, one thread each, instead of splitting each position: small trees have

@@ -131,7 +131,15 @@ impl Search<'_> {
         let mut best_move = None;
         let mut searched = 0;
         let mut table_move_nodes = 0;
-        if let Some(sq) = tt_move.filter(|sq| moves & sq.bit() != 0) {
+        let tt_move = tt_move.filter(|sq| moves & sq.bit() != 0);
+        // A node that may share out all its moves at once orders the table's move among
+        // them instead of searching it first.
+        let (first, ordered_tt_move) = if self.may_split_all_at_once(n, moves) {
+            (None, tt_move)
+        } else {
+            (tt_move, None)
+        };
+        if let Some(sq) = first {
             let child = b.play_with_flips(sq, K::flips(b.player, b.opponent, sq));
             let before = self.nodes;
             let v = -self.search_in::<K>(child, -beta, -alpha, n - 1);
@@ -148,7 +156,9 @@ impl Search<'_> {
             }
         }
         if best < beta && moves != 0 {
-            if let Some((v, sq)) = K::rest(self, *b, moves, alpha, beta, n, searched) {
+            if let Some((v, sq)) =
+                K::rest(self, *b, moves, alpha, beta, n, searched, ordered_tt_move)
+            {
                 if v >= beta && searched == 1 {
                     self.counts
                         .event_sum(Event::TableMoveWaste, n, table_move_nodes);
@@ -165,8 +175,10 @@ impl Search<'_> {
 
     /// Searches the moves of `b` in `moves` (all but the `searched` ones, which proved
     /// `alpha`) within (`alpha`, `beta`): enhanced transposition cutoff, the evaluation
-    /// ordering, then principal variation search. Returns the best (score, move), an ETC
-    /// cutoff included, or `None` when nothing was searched or the search must stop.
+    /// ordering (the table's move `tt_move` first, when it is among them), then principal
+    /// variation search. Returns the best (score, move), an ETC cutoff included, or `None`
+    /// when nothing was searched or the search must stop.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn search_rest<K: Entries>(
         &mut self,
@@ -176,9 +188,11 @@ impl Search<'_> {
         beta: i32,
         n: u32,
         searched: usize,
+        tt_move: Option<Square>,
     ) -> Option<(i32, u8)> {
         let mut list = MoveList::new();
-        if let Break(cut) = self.order_rest::<K>(&b, moves, alpha, beta, n, &mut list) {
+        let window = (alpha, beta);
+        if let Break(cut) = self.order_rest::<K>(&b, moves, tt_move, window, n, &mut list) {
             return Some(cut);
         }
         // The narrow search (a first guess without an evaluation) tries only the best few
@@ -193,16 +207,17 @@ impl Search<'_> {
         self.search_list::<K>(&mut list, width, searched, alpha, beta, n)
     }
 
-    /// Fills `list` with the scored moves of `b` in `moves`, then orders them: `Break`
-    /// with an enhanced transposition cutoff's (score, move) when a child's stored bound
-    /// settles the node, else the evaluation ordering at deep nodes.
+    /// Fills `list` with the scored moves of `b` in `moves` (`tt_move` first), then orders
+    /// them: `Break` with an enhanced transposition cutoff's (score, move) when a child's
+    /// stored bound settles the node (window (`alpha`, `beta`)), else the evaluation
+    /// ordering at deep nodes.
     #[inline(always)]
     fn order_rest<K: Entries>(
         &mut self,
         b: &Board,
         moves: u64,
-        alpha: i32,
-        beta: i32,
+        tt_move: Option<Square>,
+        (alpha, beta): (i32, i32),
         n: u32,
         list: &mut MoveList,
     ) -> ControlFlow<(i32, u8)> {
@@ -211,7 +226,7 @@ impl Search<'_> {
         // table is in the core's cache already, and prefetches there only queued behind
         // each other.
         let prefetch = etc && !self.uses_cached_table(n - 1);
-        scored_moves::<K>(b, moves, None, prefetch.then(|| self.table(n - 1)), list);
+        scored_moves::<K>(b, moves, tt_move, prefetch.then(|| self.table(n - 1)), list);
         if etc && let Some(cut) = self.etc_cutoff(list, beta, n) {
             return Break(cut);
         }
@@ -251,7 +266,8 @@ impl Search<'_> {
                     split = Some(self.span.split_begin(self.nodes));
                 } else {
                     // Young brothers wait: the eldest did not cut off, and no younger one
-                    // looks likely to; share out the rest.
+                    // looks likely to (or, all at once, none looks likely to cut); share
+                    // out the rest.
                     for j in i..width {
                         select_next(list, j);
                     }

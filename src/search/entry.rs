@@ -26,6 +26,7 @@ pub(crate) trait Entries: Kernels + Sized {
     /// `Search::search_endgame`.
     fn endgame(s: &mut Search<'_>, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32;
     /// `Search::search_rest`.
+    #[allow(clippy::too_many_arguments)]
     fn rest(
         s: &mut Search<'_>,
         b: Board,
@@ -34,6 +35,7 @@ pub(crate) trait Entries: Kernels + Sized {
         beta: i32,
         n: u32,
         searched: usize,
+        tt_move: Option<Square>,
     ) -> Option<(i32, u8)>;
     /// `Search::search_shallow`.
     fn shallow(s: &mut Search<'_>, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32;
@@ -71,6 +73,8 @@ macro_rules! entry {
         #[inline(always)]
         fn $name<$(const $c: $ct)?>(s: &mut Search<'_> $(, $arg: $ty)*) -> $ret {
             $(#[target_feature(enable = $features)])?
+            // The trait's signature, which says why it needs them.
+            #[allow(clippy::too_many_arguments)]
             unsafe fn f<$(const $c: $ct)?>(s: &mut Search<'_> $(, $arg: $ty)*) -> $ret {
                 s.$method::<$set $(, $c)?>($($arg),*)
             }
@@ -88,7 +92,8 @@ macro_rules! entries {
                 fn endgame<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32
                 => search_endgame);
             entry!($set, [$($features)?],
-                fn rest<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32, searched: usize)
+                fn rest<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32, searched: usize,
+                    tt_move: Option<Square>)
                     -> Option<(i32, u8)>
                 => search_rest);
             entry!($set, [$($features)?],

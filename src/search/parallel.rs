@@ -28,7 +28,11 @@
 //!   on, a node expected to be an all-node (`node_type.rs`) splits after its eldest
 //!   whatever the ordering says, the root splits every probe, and the depth and margin
 //!   are `SPLIT_MIN_EMPTIES_MANY` and `SPLIT_CUT_MARGIN_MANY`
-//!   (results/parallel/2026-11-27-span/).
+//!   (results/parallel/2026-11-27-span/). Waiting for the eldest still doubled the span
+//!   every two plies (an all-node's chain is its eldest's, then its longest younger
+//!   sibling's), so an expected all-node whose ordering finds no move within
+//!   `SPLIT_ALL_AT_ONCE_MARGIN` of alpha shares out all its moves at once, the table's
+//!   move ordered first rather than searched first.
 //! - Waiting (not built). `share_out` waits in `rayon::scope`: an owner whose siblings
 //!   are all taken steals any pending job, possibly from an unrelated split point, and
 //!   returns only when that job ends, so a cancelled or finished split point can wait on
@@ -55,8 +59,8 @@ use super::state::Search;
 use super::tt::TranspositionTable;
 use crate::eval::UNITS_PER_DISC;
 use crate::settings::{
-    SPLIT_CUT_MARGIN, SPLIT_CUT_MARGIN_MANY, SPLIT_ELDERS, SPLIT_MANY_THREADS, SPLIT_MIN_EMPTIES,
-    SPLIT_MIN_EMPTIES_MANY,
+    SPLIT_ALL_AT_ONCE_MARGIN, SPLIT_CUT_MARGIN, SPLIT_CUT_MARGIN_MANY, SPLIT_ELDERS,
+    SPLIT_MANY_THREADS, SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES_MANY,
 };
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
@@ -88,12 +92,33 @@ impl<'a> Search<'a> {
     /// elders, and none of the rest may look likely to cut ([`likely_cut`]), unless many
     /// threads search and the node is expected to be an all-node (`node_type.rs`), which
     /// searches every move anyway. The one rule of every split below the root.
+    /// With many threads, a node expected to be an all-node whose moves all look far from
+    /// alpha (none within [`SPLIT_ALL_AT_ONCE_MARGIN`]) shares them all out at once,
+    /// before any was searched ([`Search::may_split_all_at_once`]).
     #[inline]
     pub(crate) fn should_split(&self, searched: usize, n: u32, rest: &[Move], alpha: i32) -> bool {
+        if !self.can_split(n, rest.len()) {
+            return false;
+        }
+        if searched == 0 {
+            return self.many_threads()
+                && self.all_nodes.expects_all(n)
+                && !likely_cut(rest, alpha, SPLIT_ALL_AT_ONCE_MARGIN);
+        }
         searched >= SPLIT_ELDERS
-            && self.can_split(n, rest.len())
             && ((self.many_threads() && self.all_nodes.expects_all(n))
                 || !likely_cut(rest, alpha, self.split_cut_margin()))
+    }
+
+    /// True when a node of `n` empties with the legal `moves` may share them all out at
+    /// once ([`Search::should_split`] decides once they are ordered): many threads, an
+    /// expected all-node, at least two moves besides one. Such a node does not search the table's move
+    /// first, but orders it first among the others.
+    #[inline]
+    pub(crate) fn may_split_all_at_once(&self, n: u32, moves: u64) -> bool {
+        self.many_threads()
+            && self.all_nodes.expects_all(n)
+            && self.can_split(n, (moves.count_ones() as usize).saturating_sub(1))
     }
 
     /// The margin of [`likely_cut`] at this search's thread count.
@@ -261,6 +286,58 @@ impl HelperSettings<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
+
+    fn with_eval(discs: i32) -> Move {
+        Move {
+            sq: 0,
+            child: Board::START,
+            moves: 0,
+            score: 0,
+            eval: (discs * UNITS_PER_DISC) as i16,
+        }
+    }
+
+    #[test]
+    fn only_an_expected_all_node_with_every_move_far_from_alpha_splits_before_its_eldest() {
+        let tt = TranspositionTable::new(0);
+        let options = SearchOptions::default();
+        let mut s = Search::new(&tt, &options);
+        let n = 20;
+        s.all_nodes = AllNodes::below_root_move(n, true);
+        assert!(s.all_nodes.expects_all(n));
+        let alpha = 3;
+        let m = SPLIT_ALL_AT_ONCE_MARGIN;
+        let far = [
+            with_eval(alpha - m - 1),
+            with_eval(alpha - 20),
+            with_eval(-64),
+        ];
+        let near = [
+            with_eval(alpha - 20),
+            with_eval(alpha - m + 1),
+            with_eval(-64),
+        ];
+        // One or two threads always wait for an eldest.
+        s.split_workers = 2;
+        assert!(!s.should_split(0, n, &far, alpha));
+        s.split_workers = 16;
+        assert!(s.should_split(0, n, &far, alpha));
+        assert!(!s.should_split(0, n, &near, alpha));
+        // An expected cut-node waits for its eldest, and so does a node too small.
+        assert!(!s.should_split(0, n - 1, &far, alpha));
+        assert!(!s.should_split(0, SPLIT_MIN_EMPTIES_MANY - 2, &far, alpha));
+        assert!(!s.should_split(0, n, &far[..1], alpha));
+        // After the eldest, the expected all-node splits whatever the ordering says.
+        assert!(s.should_split(1, n, &near, alpha));
+        // Only the expected all-node leaves its table's move to the ordering.
+        let moves = 0b111;
+        assert!(s.may_split_all_at_once(n, moves));
+        assert!(!s.may_split_all_at_once(n - 1, moves));
+        assert!(!s.may_split_all_at_once(n, 0b11));
+        s.split_workers = 2;
+        assert!(!s.may_split_all_at_once(n, moves));
+    }
 
     #[test]
     fn packing_orders_by_score_and_keeps_the_move() {
