@@ -1,6 +1,7 @@
 //! The work-and-span account (`--features span`, search/span.rs) on real solves: its work
-//! is one thread's node count, its span at most the work and, with splits, less; one
-//! thread has no splits and a span equal to its work; the answers are the published ones.
+//! is the solve's node count (one thread's with the two-thread rules, which search in one
+//! thread's order), its span at most the work and, with splits, less; one thread has no
+//! splits and a span equal to its work; the answers are the published ones.
 //! Without the feature the solver reports no account, which the last test checks. CI
 //! runs this file with the feature (`.ci/run`).
 
@@ -28,7 +29,7 @@ fn positions() -> Vec<finale::board::ObfRecord> {
 
 #[cfg(feature = "span")]
 #[test]
-fn the_work_is_one_threads_nodes_and_the_span_is_shorter() {
+fn the_work_is_the_solves_nodes_and_the_span_is_shorter() {
     for ties in [false, true] {
         for record in positions() {
             let board = record.position.board;
@@ -42,8 +43,14 @@ fn the_work_is_one_threads_nodes_and_the_span_is_shorter() {
                 let r = many.solve(board, Mode::Exact);
                 let a = many.last_span().expect("a span build");
                 assert_eq!(r.score, best, "{}", record.position);
-                assert_eq!(a.work, r1.nodes, "{} at {threads}", record.position);
-                assert_eq!(r.nodes, r1.nodes, "{} at {threads}", record.position);
+                assert_eq!(a.work, r.nodes, "{} at {threads}", record.position);
+                if threads == 2 {
+                    assert_eq!(r.nodes, r1.nodes, "{} at {threads}", record.position);
+                } else {
+                    // The all-at-once rule orders the table's move among the others at
+                    // expected all-nodes instead of searching it first: a little other work.
+                    assert_close(r.nodes, r1.nodes, &record.position);
+                }
                 assert!(a.splits > 0, "{} at {threads}", record.position);
                 assert!(a.span < a.work, "{a:?}");
                 assert_eq!(a.empties, board.empty_count());
@@ -60,10 +67,20 @@ fn the_work_is_one_threads_nodes_and_the_span_is_shorter() {
     }
 }
 
+/// Within 5 % of `one`: the order the many-core rules search in costs about as much.
+#[cfg(feature = "span")]
+fn assert_close(work: u64, one: u64, what: &dyn std::fmt::Display) {
+    let ratio = work as f64 / one as f64;
+    assert!(
+        (0.95..1.05).contains(&ratio),
+        "{what}: work x{ratio:.3} one thread's"
+    );
+}
+
 /// From `SPLIT_MANY_THREADS` on the split rules are those for many cores (all-nodes and
-/// every root probe shared out, splits from fewer empties): on FFO #40-#44 together their
-/// span is well under the two-thread rules' (the tuning set gave a third), with more
-/// splits and the same work and answers.
+/// every root probe shared out, splits from fewer empties, confident all-nodes all at
+/// once): on FFO #40-#44 together their span is well under the two-thread rules' (the
+/// tuning set gave a quarter), with more splits and about the same work.
 #[cfg(feature = "span")]
 #[test]
 fn many_threads_split_for_a_shorter_span() {
@@ -77,7 +94,7 @@ fn many_threads_split_for_a_shorter_span() {
             *sum = (sum.0 + a.work, sum.1 + a.span, sum.2 + a.splits);
         }
     }
-    assert_eq!(two.0, many.0, "the same work");
+    assert_close(many.0, two.0, &"FFO #40-#44");
     assert!(many.2 > two.2, "more splits: {many:?} against {two:?}");
     assert!(
         many.1 * 3 < two.1 * 2,
