@@ -370,10 +370,19 @@ pub const SPLIT_MANY_THREADS: usize = 3;
 /// x1.174, 10.6. 10 splits every 240 nodes, where the hand-over (a task per helper) would
 /// cost more than the account sees; 12 every 820.
 pub const SPLIT_MIN_EMPTIES_MANY: u32 = 12;
-/// [`SPLIT_CUT_MARGIN`] from [`SPLIT_MANY_THREADS`] on. Same set, with the rules above and
-/// 12 empties: 4 -> parallelism 30.6, x1.171 nodes at 16 threads, Brent 9.5; 0 -> 40.0,
-/// x1.184, 10.1. Without the all-node and root rules, 0 alone: 14.6, x1.189, 7.0.
-pub const SPLIT_CUT_MARGIN_MANY: i32 = 0;
+/// [`SPLIT_CUT_MARGIN`] from [`SPLIT_MANY_THREADS`] on; negative, it withholds a split
+/// only while a younger move looks that many discs above alpha. Same set, with the rules
+/// above and 12 empties: 4 -> parallelism 30.6, x1.171 nodes at 16 threads, Brent 9.5;
+/// 0 -> 40.0, x1.184, 10.1. Without the all-node and root rules, 0 alone: 14.6, x1.189,
+/// 7.0. With [`SPLIT_ALL_AT_ONCE_MARGIN`] too (T1 one thread's 1,438.2 M nodes;
+/// results/parallel/2026-11-28-cut-margin/): 0 -> 58.8, x1.164, Brent 11.1; -4 -> 86.8,
+/// x1.176, 11.7. By pass, the selective ones and the exact one apart: selective -2,
+/// exact 0 -> 67.0, x1.182, 11.2; -4, 0 -> 71.6, x1.162, 11.5; -8, 0 -> 77.7, x1.250,
+/// 11.0; -64 (split after every eldest), 0 -> 83.7, x1.302, 10.7; -4, -2 -> 80.7,
+/// x1.161, 11.8; -4, -8 -> 91.6, x1.182, 11.8. The 16-thread runs vary by about 0.015
+/// between repeats, so one margin for both is kept, -4: the span of the selective passes
+/// falls by a third and the exact pass's by two fifths.
+pub const SPLIT_CUT_MARGIN_MANY: i32 = -4;
 /// From [`SPLIT_MANY_THREADS`] on, a node expected to be an all-node whose evaluation
 /// ordering finds no move within this many discs of alpha shares out all its moves at
 /// once, the table's move included, without waiting for an eldest: the eldest of an

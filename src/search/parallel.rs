@@ -32,7 +32,12 @@
 //!   every two plies (an all-node's chain is its eldest's, then its longest younger
 //!   sibling's), so an expected all-node whose ordering finds no move within
 //!   `SPLIT_ALL_AT_ONCE_MARGIN` of alpha shares out all its moves at once, the table's
-//!   move ordered first rather than searched first.
+//!   move ordered first rather than searched first. Any other node with many threads
+//!   splits after its eldest unless a younger move looks at least
+//!   `-SPLIT_CUT_MARGIN_MANY` (4) discs above alpha: waiting on every move merely near
+//!   alpha kept the chain going through mispredicted cut-nodes, most of all in the
+//!   selective passes, where the table knows least
+//!   (results/parallel/2026-11-28-cut-margin/).
 //! - Waiting (not built). `share_out` waits in `rayon::scope`: an owner whose siblings
 //!   are all taken steals any pending job, possibly from an unrelated split point, and
 //!   returns only when that job ends, so a cancelled or finished split point can wait on
@@ -65,8 +70,9 @@ use crate::settings::{
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// True when the evaluation ordering found a move of `moves` that may reach `alpha`
-/// (within `margin` discs): the node may yet cut, and a helper searching its other moves
-/// meanwhile would likely waste its work.
+/// (within `margin` discs; a negative margin asks for a move that many discs above it):
+/// the node may yet cut, and a helper searching its other moves meanwhile would likely
+/// waste its work.
 #[inline]
 fn likely_cut(moves: &[Move], alpha: i32, margin: i32) -> bool {
     let threshold = (alpha - margin) * UNITS_PER_DISC;
