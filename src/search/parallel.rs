@@ -336,6 +336,18 @@ mod tests {
         assert!(!s.should_split(0, n, &far[..1], alpha));
         // After the eldest, the expected all-node splits whatever the ordering says.
         assert!(s.should_split(1, n, &near, alpha));
+        // Any other node splits after its eldest unless a younger move looks at least
+        // -SPLIT_CUT_MARGIN_MANY discs above alpha.
+        let above = |d: i32| [with_eval(alpha - 20), with_eval(alpha + d)];
+        let m = -SPLIT_CUT_MARGIN_MANY;
+        assert!(m > 0);
+        assert!(s.should_split(1, n - 1, &above(m - 1), alpha));
+        assert!(!s.should_split(1, n - 1, &above(m), alpha));
+        // With two threads, a move within SPLIT_CUT_MARGIN below alpha already holds it.
+        s.split_workers = 2;
+        assert!(!s.should_split(1, n - 1, &above(-SPLIT_CUT_MARGIN), alpha));
+        assert!(s.should_split(1, n - 1, &above(-SPLIT_CUT_MARGIN - 1), alpha));
+        s.split_workers = 16;
         // Only the expected all-node leaves its table's move to the ordering.
         let moves = 0b111;
         assert!(s.may_split_all_at_once(n, moves));
