@@ -379,9 +379,9 @@ pub const SPLIT_MIN_EMPTIES_MANY: u32 = 12;
 /// x1.176, 11.7. By pass, the selective ones and the exact one apart: selective -2,
 /// exact 0 -> 67.0, x1.182, 11.2; -4, 0 -> 71.6, x1.162, 11.5; -8, 0 -> 77.7, x1.250,
 /// 11.0; -64 (split after every eldest), 0 -> 83.7, x1.302, 10.7; -4, -2 -> 80.7,
-/// x1.161, 11.8; -4, -8 -> 91.6, x1.182, 11.8. The 16-thread runs vary by about 0.015
-/// between repeats, so one margin for both is kept, -4: the span of the selective passes
-/// falls by a third and the exact pass's by two fifths.
+/// x1.161, 11.8; -4, -8 -> 91.6, x1.182, 11.8. The totals of one variant's three
+/// 16-thread runs differ by up to 0.035, so one margin for both is kept, -4: the span of
+/// the selective passes falls by a third and the exact pass's by two fifths.
 pub const SPLIT_CUT_MARGIN_MANY: i32 = -4;
 /// From [`SPLIT_MANY_THREADS`] on, a node expected to be an all-node whose evaluation
 /// ordering finds no move within this many discs of alpha shares out all its moves at
