@@ -396,6 +396,16 @@ pub const SPLIT_CUT_MARGIN_MANY: i32 = -4;
 /// ordering value, so nodes of 12 empties split at once on the type alone; from 13 only:
 /// 53.3, x1.170, 10.9 (results/parallel/2026-11-27-span/at-once/).
 pub const SPLIT_ALL_AT_ONCE_MARGIN: i32 = 4;
+/// From [`SPLIT_MANY_THREADS`] on, a node of this many empties or more runs the
+/// evaluation ordering's searches of its children all at once, each from the ordering's
+/// floor up, rather than one after another, each window narrowed by the best value so
+/// far (`search/ordering.rs`). Same tuning set and account, the rules above (T1 1,438.2 M):
+/// in turn, span 16.73 M, parallelism 86.8, x1.176 nodes at 16 threads, Brent 11.7; the
+/// searches after the first shared out from 16 empties: 14.89 M, 98.2, x1.203, 11.7
+/// (from 20: 15.38 M); all at once from 16: 13.92 M, 105.2 (work +0.8 %), x1.201, 11.8;
+/// all at once from alpha rather than the floor: 16.62 M, work +4 %
+/// (results/parallel/2026-11-28-cut-margin/tune/).
+pub const ORDER_SHARED_MIN_EMPTIES: u32 = 16;
 
 /// `suite` with several threads solves runs of positions with fewer empties than this
 /// several at once, one thread each, instead of splitting each position: small trees have

@@ -15,6 +15,7 @@ use crate::settings::{
     ORDER_SQUARE_WEIGHT, ORDER_STABLE_EDGE_WEIGHT, ORDER_TT_MOVE_BONUS, ORDER_WIPEOUT_BONUS,
     order_eval_depth,
 };
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 
 /// a1, h1, a8, h8.
 pub const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -172,7 +173,8 @@ impl Search<'_> {
     /// fastest-first), and once one has a value, the others are first asked by a null
     /// window whether they come within `ORDER_EVAL_PVS_MARGIN` of the best so far: only
     /// those need their exact value; the upper bound ranks the rest, which matter only
-    /// when the first move fails to cut (1-3 % of cut nodes).
+    /// when the first move fails to cut (1-3 % of cut nodes). With many threads, deep
+    /// nodes search them all at once instead ([`Search::order_by_eval_at_once`]).
     #[inline(always)]
     pub(super) fn order_by_eval<K: Entries>(
         &mut self,
@@ -184,25 +186,162 @@ impl Search<'_> {
         let depth = order_eval_depth(n);
         let floor = ((alpha - ORDER_EVAL_MARGIN) * UNITS_PER_DISC).max(-64 * UNITS_PER_DISC);
         list.sort_unstable_by_key(|m| -m.score);
+        if self.should_share_ordering(n, list.len()) {
+            self.order_by_eval_at_once::<K>(eval, list, depth, floor);
+            return;
+        }
         let mut best = floor;
         for mv in list.iter_mut() {
             if mv.child.player == 0 {
                 continue;
             }
-            let v = if best == floor {
-                -self.search_evaluated_in::<K>(eval, mv.child, -i32::MAX, -floor, depth)
-            } else {
-                let bar = (best - ORDER_EVAL_PVS_MARGIN * UNITS_PER_DISC).max(floor);
-                let v = -self.search_evaluated_in::<K>(eval, mv.child, -bar - 1, -bar, depth);
-                if v > bar {
-                    -self.search_evaluated_in::<K>(eval, mv.child, -i32::MAX, -bar, depth)
-                } else {
-                    v
-                }
-            };
+            let v = self.ordering_value::<K>(eval, mv.child, depth, floor, best);
             best = best.max(v);
-            mv.score += v * ORDER_EVAL_WEIGHT;
-            mv.eval = v.clamp(-i16::MAX as i32, i16::MAX as i32) as i16;
+            add_ordering_value(mv, v);
         }
+    }
+
+    /// The evaluation ordering's value of `child` (searched `depth` deep, from the
+    /// opponent's side): from `floor` up, exact when it comes within
+    /// `ORDER_EVAL_PVS_MARGIN` of `best` (the best value so far; `floor` when none),
+    /// else an upper bound.
+    #[inline(always)]
+    fn ordering_value<K: Entries>(
+        &mut self,
+        eval: &Evaluator,
+        child: Board,
+        depth: u32,
+        floor: i32,
+        best: i32,
+    ) -> i32 {
+        if best == floor {
+            return -self.search_evaluated_in::<K>(eval, child, -i32::MAX, -floor, depth);
+        }
+        let bar = (best - ORDER_EVAL_PVS_MARGIN * UNITS_PER_DISC).max(floor);
+        let v = -self.search_evaluated_in::<K>(eval, child, -bar - 1, -bar, depth);
+        if v > bar {
+            -self.search_evaluated_in::<K>(eval, child, -i32::MAX, -bar, depth)
+        } else {
+            v
+        }
+    }
+
+    /// [`Search::order_by_eval`] with every child's search shared out at once, each from
+    /// `floor` up (none waits for a best value to narrow its window): in turn, those
+    /// searches were a long chain of a deep node's span. A child whose search was stopped
+    /// keeps its fastest-first score alone.
+    fn order_by_eval_at_once<K: Entries>(
+        &mut self,
+        eval: &Evaluator,
+        list: &mut MoveList,
+        depth: u32,
+        floor: i32,
+    ) {
+        let children: Vec<Board> = list.iter().map(|m| m.child).collect();
+        let values: Vec<AtomicI32> = children.iter().map(|_| AtomicI32::new(UNVALUED)).collect();
+        self.share_out_all(children.len(), |h, i| {
+            if children[i].player != 0 {
+                let v = h.ordering_value::<K>(eval, children[i], depth, floor, floor);
+                if !h.stopped {
+                    values[i].store(v, Relaxed);
+                }
+            }
+            false
+        });
+        for (mv, v) in list.iter_mut().zip(values) {
+            let v = v.into_inner();
+            if v != UNVALUED {
+                add_ordering_value(mv, v);
+            }
+        }
+    }
+}
+
+/// A child's value not (yet) found by [`Search::order_by_eval_at_once`].
+const UNVALUED: i32 = i32::MIN;
+
+/// Adds the evaluation ordering's value `v` of `mv` to its score, and keeps it.
+#[inline(always)]
+fn add_ordering_value(mv: &mut Move, v: i32) {
+    mv.score += v * ORDER_EVAL_WEIGHT;
+    mv.eval = v.clamp(-i16::MAX as i32, i16::MAX as i32) as i16;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::kernels::Portable;
+    use crate::board::random::{SplitMix64, random_position};
+    use crate::search::options::SearchOptions;
+    use crate::search::tt::TranspositionTable;
+    use crate::settings::ORDER_SHARED_MIN_EMPTIES;
+
+    /// Plain negamax to `depth` with the evaluation at the leaves (a forced pass not
+    /// counted): the ordering's value of a board, found independently.
+    fn negamax(eval: &Evaluator, b: &Board, depth: u32) -> i32 {
+        if b.is_game_over() {
+            return b.final_score() * UNITS_PER_DISC;
+        }
+        if depth == 0 {
+            return eval.evaluate(b);
+        }
+        if b.moves() == 0 {
+            return -negamax(eval, &b.pass(), depth);
+        }
+        b.legal_moves()
+            .map(|sq| -negamax(eval, &b.play(sq).expect("legal"), depth - 1))
+            .max()
+            .expect("a move")
+    }
+
+    #[test]
+    fn ordering_values_are_bounds_and_at_once_exact_above_the_floor() {
+        let eval = Evaluator::shipped().expect("shipped weights");
+        let tt = TranspositionTable::new(0);
+        let options = SearchOptions {
+            tt: false,
+            ..SearchOptions::default()
+        };
+        let mut rng = SplitMix64::new(48);
+        let (mut exact, mut below) = (0, 0);
+        for _ in 0..6 {
+            let b = random_position(&mut rng, 18).board;
+            let n = b.empty_count();
+            let moves = b.moves();
+            for alpha in [-24, -4, 10] {
+                let floor =
+                    ((alpha - ORDER_EVAL_MARGIN) * UNITS_PER_DISC).max(-64 * UNITS_PER_DISC);
+                for workers in [1, 2, 16] {
+                    let mut s = Search::new(&tt, &options);
+                    s.split_workers = workers;
+                    let mut list = MoveList::new();
+                    scored_moves::<Portable>(&b, moves, None, None, &mut list);
+                    let at_once = workers == 16 && list.len() >= 2;
+                    assert_eq!(s.should_share_ordering(n, list.len()), at_once);
+                    assert!(!s.should_share_ordering(ORDER_SHARED_MIN_EMPTIES - 1, list.len()));
+                    s.order_by_eval::<Portable>(eval, &mut list, n, alpha);
+                    for mv in &list {
+                        if mv.child.player == 0 {
+                            continue;
+                        }
+                        let truth = -negamax(eval, &mv.child, order_eval_depth(n));
+                        let v = i32::from(mv.eval);
+                        // Always a fail-soft upper bound (exact when the search says so).
+                        assert!(v >= truth, "{b:?} move {}: {v} < {truth}", mv.sq);
+                        if at_once && truth > floor {
+                            assert_eq!(v, truth, "{b:?} move {}", mv.sq);
+                            exact += 1;
+                        } else if at_once {
+                            assert!(v <= floor, "{b:?} move {}: {v} above {floor}", mv.sq);
+                            below += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            exact > 20 && below > 5,
+            "{exact} exact, {below} below the floor"
+        );
     }
 }

@@ -37,7 +37,9 @@
 //!   `-SPLIT_CUT_MARGIN_MANY` (4) discs above alpha: waiting on every move merely near
 //!   alpha kept the chain going through mispredicted cut-nodes, most of all in the
 //!   selective passes, where the table knows least
-//!   (results/parallel/2026-11-28-cut-margin/).
+//!   (results/parallel/2026-11-28-cut-margin/). A node's own cost, its evaluation
+//!   ordering's searches of every child, was a chain of its own: from
+//!   `ORDER_SHARED_MIN_EMPTIES` on they are shared out all at once (`ordering.rs`).
 //! - Waiting (not built). `share_out` waits in `rayon::scope`: an owner whose siblings
 //!   are all taken steals any pending job, possibly from an unrelated split point, and
 //!   returns only when that job ends, so a cancelled or finished split point can wait on
@@ -64,8 +66,8 @@ use super::state::Search;
 use super::tt::TranspositionTable;
 use crate::eval::UNITS_PER_DISC;
 use crate::settings::{
-    SPLIT_ALL_AT_ONCE_MARGIN, SPLIT_CUT_MARGIN, SPLIT_CUT_MARGIN_MANY, SPLIT_ELDERS,
-    SPLIT_MANY_THREADS, SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES_MANY,
+    ORDER_SHARED_MIN_EMPTIES, SPLIT_ALL_AT_ONCE_MARGIN, SPLIT_CUT_MARGIN, SPLIT_CUT_MARGIN_MANY,
+    SPLIT_ELDERS, SPLIT_MANY_THREADS, SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES_MANY,
 };
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
@@ -154,6 +156,37 @@ impl<'a> Search<'a> {
             SPLIT_MIN_EMPTIES
         };
         self.split_workers > 1 && n >= min_empties && younger >= 2
+    }
+
+    /// True when a node of `n` empties shares out the evaluation ordering's searches of
+    /// its `count` children all at once ([`Search::share_out_all`]): many threads, and
+    /// a node deep enough ([`ORDER_SHARED_MIN_EMPTIES`]).
+    #[inline]
+    pub(crate) fn should_share_ordering(&self, n: u32, count: usize) -> bool {
+        self.many_threads() && n >= ORDER_SHARED_MIN_EMPTIES && count >= 2
+    }
+
+    /// [`Search::share_out`] of `count` calls that all start at once (none waits for
+    /// another). A span build (`span.rs`) runs them in turn on this search instead and
+    /// accounts them as one split.
+    pub(crate) fn share_out_all<F>(&mut self, count: usize, each: F) -> bool
+    where
+        F: for<'h> Fn(&mut Search<'h>, usize) -> bool + Sync,
+    {
+        if !self.span.in_turn() {
+            return self.share_out(count, each);
+        }
+        let mut split = self.span.split_begin(self.nodes);
+        for i in 0..count {
+            if i > 0 {
+                self.span.split_next(&mut split, self.nodes);
+            }
+            if each(self, i) || self.stopped {
+                break;
+            }
+        }
+        self.span.split_end(split, self.nodes);
+        !self.stopped
     }
 
     /// Runs `each(search, i)` for `i` in `0..count`, in order, on every split worker; a
