@@ -9,7 +9,7 @@ use super::account::{Band, Event};
 use super::entry::Entries;
 use super::level::Level;
 use super::move_list::{Move, MoveList, select_next};
-use super::ordering::scored_moves;
+use super::ordering::{favor_table_move, scored_moves};
 use super::state::Search;
 use crate::board::{Board, Square};
 use crate::settings::{
@@ -226,7 +226,12 @@ impl Search<'_> {
         // table is in the core's cache already, and prefetches there only queued behind
         // each other.
         let prefetch = etc && !self.uses_cached_table(n - 1);
-        scored_moves::<K>(b, moves, tt_move, prefetch.then(|| self.table(n - 1)), list);
+        // The table's move is rarely among these (only at a node that shares out all its
+        // moves at once): it is favoured afterwards, not compared with every move.
+        scored_moves::<K>(b, moves, None, prefetch.then(|| self.table(n - 1)), list);
+        if let Some(sq) = tt_move {
+            favor_table_move(list, sq);
+        }
         if etc && let Some(cut) = self.etc_cutoff(list, beta, n) {
             return Break(cut);
         }
@@ -261,7 +266,7 @@ impl Search<'_> {
         for i in 0..width {
             if let Some(split) = &mut split {
                 self.span.split_next(split, self.nodes);
-            } else if self.should_split(searched + i, n, &list[i..width], alpha) {
+            } else if self.splits() && self.should_split(searched + i, n, &list[i..width], alpha) {
                 if self.span.in_turn() {
                     split = Some(self.span.split_begin(self.nodes));
                 } else {

@@ -165,6 +165,18 @@ pub(crate) fn scored_moves<K: Kernels>(
     }
 }
 
+/// Adds to the fastest-first score of the move to `sq` in `list` what [`fastest_first`]
+/// gives the table's move (nothing to a wipeout, which already goes first).
+#[inline(always)]
+pub(crate) fn favor_table_move(list: &mut MoveList, sq: Square) {
+    if let Some(mv) = list
+        .iter_mut()
+        .find(|m| m.sq as usize == sq.index() && m.child.player != 0)
+    {
+        mv.score += ORDER_TT_MOVE_BONUS;
+    }
+}
+
 impl Search<'_> {
     /// Adds to each move's fastest-first score the value of a shallow evaluation search of
     /// its child (deeper for more empties). The window starts `ORDER_EVAL_MARGIN` below

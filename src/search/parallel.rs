@@ -146,16 +146,26 @@ impl<'a> Search<'a> {
         self.split_workers >= SPLIT_MANY_THREADS
     }
 
+    /// True when this search may share out its nodes at all (more than one thread): a
+    /// cheap test that keeps one thread's loop free of the split rules.
+    #[inline(always)]
+    pub(crate) fn splits(&self) -> bool {
+        self.split_workers > 1
+    }
+
     /// True when a node with `n` empties and `younger` moves left after the first is worth
     /// sharing out.
     #[inline]
     pub(crate) fn can_split(&self, n: u32, younger: usize) -> bool {
+        if !self.splits() || younger < 2 {
+            return false;
+        }
         let min_empties = if self.many_threads() {
             SPLIT_MIN_EMPTIES_MANY
         } else {
             SPLIT_MIN_EMPTIES
         };
-        self.split_workers > 1 && n >= min_empties && younger >= 2
+        n >= min_empties
     }
 
     /// True when a node of `n` empties shares out the evaluation ordering's searches of
