@@ -240,8 +240,10 @@ impl Search<'_> {
 
     /// [`Search::order_by_eval`] with every child's search shared out at once, each from
     /// `floor` up (none waits for a best value to narrow its window): in turn, those
-    /// searches were a long chain of a deep node's span. A child whose search was stopped
-    /// keeps its fastest-first score alone.
+    /// searches were a long chain of a deep node's span. An evaluated search, once begun,
+    /// runs to its end; a child left unvalued (no thread took it, since a cutoff above
+    /// cancelled the split) keeps its fastest-first score alone, and then this search is
+    /// stopped, so the list is not used.
     fn order_by_eval_at_once<K: Entries>(
         &mut self,
         eval: &Evaluator,

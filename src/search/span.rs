@@ -8,10 +8,12 @@
 //!
 //! - the work W is every node searched, the same count as one thread's;
 //! - the span S is the nodes of the longest chain that must run one after another with
-//!   unlimited threads: a node's own cost (its ordering and probcut searches included),
-//!   then its children's spans, summed where they run in turn (the eldest, the moves of a
-//!   node that does not split, a re-search after its null-window search, pass after pass,
-//!   probe after probe at the root), and at a split the longest of the siblings shared out.
+//!   unlimited threads: a node's own cost (its ordering and probcut searches included,
+//!   in turn; with many threads a deep node's ordering searches are a split of their
+//!   own, `Search::share_out_all`), then its children's spans, summed where they run in
+//!   turn (the eldest, the moves of a node that does not split, a re-search after its
+//!   null-window search, pass after pass, probe after probe at the root), and at a split
+//!   the longest of the siblings shared out.
 //!
 //! Kept as nodes that the splits saved from the chain: S = W - saved. At a split each
 //! sibling's own span is its nodes less what splits inside it saved; the split saves the
@@ -55,7 +57,8 @@ pub struct SpanReport {
     pub work: u64,
     /// The span: the nodes of the longest chain that must run in turn.
     pub span: u64,
-    /// Nodes whose younger moves P threads would have shared out.
+    /// Splits P threads would have made: nodes whose younger moves (or, with many
+    /// threads, whose ordering searches) they would have shared out.
     pub splits: u64,
     /// The account at the end of each pass, in order: the passes run in turn, so each
     /// one's own work and span are the differences.
