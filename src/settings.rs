@@ -402,9 +402,11 @@ pub const SPLIT_ALL_AT_ONCE_MARGIN: i32 = 4;
 /// far (`search/ordering.rs`). Same tuning set and account, the rules above (T1 1,438.2 M):
 /// in turn, span 16.73 M, parallelism 86.8, x1.176 nodes at 16 threads, Brent 11.7; the
 /// searches after the first shared out from 16 empties: 14.89 M, 98.2, x1.203, 11.7
-/// (from 20: 15.38 M); all at once from 16: 13.92 M, 105.2 (work +0.8 %), x1.201, 11.8;
-/// all at once from alpha rather than the floor: 16.62 M, work +4 %
-/// (results/parallel/2026-11-28-cut-margin/tune/).
+/// (from 20: 15.38 M); all at once from 16: 13.92 M, 105.2 (work +0.8 %), x1.201, 11.8,
+/// and at 64 threads x1.334 -> x1.365 nodes, Brent 30.8 -> 32.3; all at once from 18:
+/// span 14.29 M, from 20: 14.75 M; all at once from alpha rather than the floor:
+/// 16.62 M, work +4 % (results/parallel/2026-11-28-cut-margin/tune/,
+/// results/parallel/2026-11-28-ordering-lanes/).
 pub const ORDER_SHARED_MIN_EMPTIES: u32 = 16;
 
 /// `suite` with several threads solves runs of positions with fewer empties than this
