@@ -436,6 +436,12 @@ pub const SUITE_ETA_GROWTH_PER_EMPTY: f64 = 1.29;
 /// nodes costs nothing visible); searches without a limit or flag never look.
 pub const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 
+/// Nodes between two looks of a helper at the split points above it (has a sibling cut
+/// off?). Looking at every node of the endgame band walked the chain of split points at
+/// each: 1.7 % of the CPU time at two threads (perf, FFO #50, 2026-11-28). A cancelled
+/// helper now searches up to this many nodes more, a few microseconds.
+pub const SPLIT_CHECK_INTERVAL: u64 = 256;
+
 /// Transposition table entries per bucket. Not a free threshold: two 24-byte entries and
 /// their two costs fill one 64-byte cache line, which `search/tt.rs` asserts; other
 /// layouts were not measured.

@@ -209,7 +209,7 @@ impl<'a> Search<'a> {
         F: for<'h> Fn(&mut Search<'h>, usize) -> bool + Sync,
     {
         let sp = SplitPoint {
-            parent: self.split,
+            parent: self.split(),
             cutoff: AtomicBool::new(false),
             timed_out: AtomicBool::new(false),
             next: AtomicUsize::new(0),
@@ -237,7 +237,7 @@ impl<'a> Search<'a> {
             self.stopped = true;
             self.timed_out = true;
         }
-        if self.split.is_some_and(|p| p.cancelled()) {
+        if self.split().is_some_and(|p| p.cancelled()) {
             self.stopped = true;
         }
         !self.stopped
@@ -306,7 +306,7 @@ impl HelperSettings<'_> {
         h.level = self.level;
         h.split_workers = self.split_workers;
         h.all_nodes = self.all_nodes;
-        h.split = Some(sp);
+        h.work_for(sp);
         if let Some(d) = self.deadline {
             h.set_deadline(d);
         }

@@ -12,7 +12,9 @@ use super::tables::Table;
 use super::tt::TranspositionTable;
 use crate::board::Board;
 use crate::eval::Evaluator;
-use crate::settings::{LOCAL_SMALL_MAX_EMPTIES, LOCAL_TABLE_MAX_EMPTIES, STOP_CHECK_INTERVAL};
+use crate::settings::{
+    LOCAL_SMALL_MAX_EMPTIES, LOCAL_TABLE_MAX_EMPTIES, SPLIT_CHECK_INTERVAL, STOP_CHECK_INTERVAL,
+};
 
 /// One thread's search: the shared table, its node count and options.
 pub(crate) struct Search<'a> {
@@ -24,8 +26,10 @@ pub(crate) struct Search<'a> {
     /// splitting; see `parallel.rs`).
     pub(crate) split_workers: usize,
     /// The innermost split point this search works for, if it is a helper: its siblings'
-    /// cutoffs make it give up.
-    pub(crate) split: Option<&'a SplitPoint<'a>>,
+    /// cutoffs make it give up. Set with [`Search::work_for`].
+    split: Option<&'a SplitPoint<'a>>,
+    /// Node count at which to look at the split points above next (never without one).
+    next_split_check: u64,
     /// The nodes expected to be all-nodes below the root move being searched (for
     /// splits; `node_type.rs`).
     pub(crate) all_nodes: AllNodes,
@@ -63,6 +67,7 @@ impl<'a> Search<'a> {
             local: options.tt.then(|| LocalTable::of_this_thread(tt)),
             split_workers: 1,
             split: None,
+            next_split_check: u64::MAX,
             all_nodes: AllNodes::NONE,
             nodes: 0,
             counts: Counts::default(),
@@ -118,6 +123,19 @@ impl<'a> Search<'a> {
         self.counts.add(band, 1);
     }
 
+    /// The innermost split point this search works for, if any.
+    #[inline]
+    pub(crate) fn split(&self) -> Option<&'a SplitPoint<'a>> {
+        self.split
+    }
+
+    /// Makes this search a helper of `sp`: it gives up once `sp` or one above it is
+    /// cancelled.
+    pub(crate) fn work_for(&mut self, sp: &'a SplitPoint<'a>) {
+        self.split = Some(sp);
+        self.next_split_check = self.nodes;
+    }
+
     /// Gives up searching at `deadline`.
     pub(crate) fn set_deadline(&mut self, deadline: std::time::Instant) {
         self.deadline = Some(deadline);
@@ -130,15 +148,17 @@ impl<'a> Search<'a> {
         self.next_stop_check = self.nodes;
     }
 
-    /// True when the search must stop: a sibling of a split point above it cut off, the
-    /// deadline passed or the abort flag was set (both looked at every few thousand nodes;
-    /// an abort counts as a timeout, which stops the helpers too).
+    /// True when the search must stop: a sibling of a split point above it cut off (looked
+    /// at every [`SPLIT_CHECK_INTERVAL`] nodes), the deadline passed or the abort flag was
+    /// set (both looked at every few thousand nodes; an abort counts as a timeout, which
+    /// stops the helpers too).
     #[inline]
     pub(crate) fn should_stop(&mut self) -> bool {
-        if let Some(sp) = self.split
-            && sp.cancelled()
-        {
-            self.stopped = true;
+        if self.nodes >= self.next_split_check {
+            self.next_split_check = self.nodes + SPLIT_CHECK_INTERVAL;
+            if self.split.is_some_and(|sp| sp.cancelled()) {
+                self.stopped = true;
+            }
         }
         if self.nodes >= self.next_stop_check {
             self.next_stop_check = self.nodes + STOP_CHECK_INTERVAL;
