@@ -342,8 +342,10 @@ pub const SPLIT_MIN_EMPTIES: u32 = 14;
 pub const SPLIT_ELDERS: usize = 1;
 /// A node does not share out its younger moves while the evaluation ordering found one
 /// within this many discs of alpha (it may still cut off, and the helper's work on the
-/// others would be wasted); that move is searched alone first. The root does the same
-/// with each move's value from the last pass. Measured at 2 threads on three positions of
+/// others would be wasted); that move is searched alone first, unless the other thread has
+/// nothing to do (`search/busy.rs`). The root did the same with each move's value from the
+/// last pass (the root predictor below); since 2026-11-28 it does not split with two
+/// threads at all (`root_should_split`). Measured at 2 threads on three positions of
 /// `finale generate --seed 8303 --count 8 --empties 27-28 --play eval` (never tuned on
 /// before; 1 thread: 1 121 M, 694 M, 249 M nodes). Before: 1 627 M, 700 M, 260 M nodes
 /// and 84.2 s, 37 % of the first one's nodes spent on root moves searched beside one

@@ -13,6 +13,7 @@
 
 pub mod account;
 mod answer;
+mod busy;
 mod endgame;
 mod entry;
 mod etc;

@@ -18,11 +18,11 @@
 //! - When to split (built; measured by the work-and-span account, `span.rs`). With one or
 //!   two threads a node of `SPLIT_MIN_EMPTIES` or more splits after its eldest
 //!   (`SPLIT_ELDERS` = 1) unless the evaluation ordering found a younger move within
-//!   `SPLIT_CUT_MARGIN` of alpha; the root likewise unless a move's value in the last
-//!   pass is that near beta. Such a move may still cut, and a helper searching its
-//!   siblings meanwhile wastes all of it: at 2 threads, root moves shared out beside one
-//!   that reached beta were most of an 18 % node overhead on generated 27-28-empty
-//!   positions (results/deep/README.md). But the nodes of a probe's critical tree are
+//!   `SPLIT_CUT_MARGIN` of alpha, or the other thread has nothing to do (`busy.rs`); the
+//!   root never splits. Such a move may still cut, and a helper searching its siblings
+//!   meanwhile wastes all of it: at 2 threads, root moves shared out beside one that
+//!   reached beta were most of an 18 % node overhead on generated 27-28-empty positions
+//!   (results/deep/README.md), and 30 % of FFO #54's 87 % pass. But the nodes of a probe's critical tree are
 //!   exactly those whose moves come near alpha, so that rule searched most of the tree
 //!   one move after another: FFO 40-59 had parallelism 10.8. From `SPLIT_MANY_THREADS`
 //!   on, a node expected to be an all-node (`node_type.rs`) splits after its eldest
@@ -57,6 +57,7 @@
 //! sees only the deeper nodes' traffic, which is what lets it be shared by many threads
 //! without its cache lines moving between cores at every small node.
 
+use super::busy::Busy;
 use super::level::Level;
 use super::move_list::{Move, NO_EVAL};
 use super::node_type::AllNodes;
@@ -84,6 +85,9 @@ fn likely_cut(moves: &[Move], alpha: i32, margin: i32) -> bool {
 }
 
 const NO_BEST: i32 = 0;
+
+/// The count of a search run without a solver's (a test's): counted, never read.
+static NOT_COUNTED: std::sync::LazyLock<Busy> = std::sync::LazyLock::new(Busy::new);
 
 /// Score and move in one integer ordered by score (scores are within -64..=64).
 fn pack(score: i32, sq: u8) -> i32 {
@@ -115,7 +119,19 @@ impl<'a> Search<'a> {
         }
         searched >= SPLIT_ELDERS
             && ((self.many_threads() && self.all_nodes.expects_all(n))
-                || !likely_cut(rest, alpha, self.split_cut_margin()))
+                || !likely_cut(rest, alpha, self.split_cut_margin())
+                || self.other_thread_idle())
+    }
+
+    /// True when two threads search and the other has nothing to do: a younger move that
+    /// may cut no longer keeps the node from sharing out, since the other thread's work,
+    /// wasted or not, costs no time. FFO #53 at two threads, two rounds alternating
+    /// (nodes, time): without 911.3 M 29.6 s, 911.3 M 29.1 s; with 907.6 M 27.0 s,
+    /// 908.9 M 27.6 s; cores busy 1.88 -> 1.98 (user time over wall time). Not with many
+    /// threads: the work-and-span account, which runs on one thread, could not see it.
+    #[inline]
+    fn other_thread_idle(&self) -> bool {
+        !self.many_threads() && self.busy.is_some_and(|b| b.has_idle(self.split_workers))
     }
 
     /// True when a node of `n` empties with the legal `moves` may share them all out at
@@ -215,7 +231,9 @@ impl<'a> Search<'a> {
             next: AtomicUsize::new(0),
             nodes: AtomicU64::new(0),
         };
+        let busy = self.busy.unwrap_or(&NOT_COUNTED);
         let helper = HelperSettings {
+            busy: self.busy,
             tt: self.tt,
             options: self.options,
             level: self.level,
@@ -227,11 +245,17 @@ impl<'a> Search<'a> {
         rayon::scope(|s| {
             // No more helpers than siblings: the owner takes one too.
             for _ in 1..self.split_workers.min(count) {
-                s.spawn(|_| helper.work(&sp, count, &each));
+                busy.add();
+                s.spawn(|_| {
+                    helper.work(&sp, count, &each);
+                    busy.remove();
+                });
             }
-            // The owner works too, rather than waiting.
+            // The owner works too, rather than waiting, then waits for its helpers.
             helper.work(&sp, count, &each);
+            busy.remove();
         });
+        busy.add();
         self.nodes += sp.nodes.load(Relaxed);
         if sp.timed_out.load(Relaxed) {
             self.stopped = true;
@@ -287,6 +311,7 @@ impl<'a> Search<'a> {
 
 /// What a helper's own search is built from.
 struct HelperSettings<'a> {
+    busy: Option<&'a Busy>,
     tt: &'a TranspositionTable,
     options: &'a SearchOptions,
     level: Level,
@@ -305,6 +330,7 @@ impl HelperSettings<'_> {
         let mut h = Search::new(self.tt, self.options);
         h.level = self.level;
         h.split_workers = self.split_workers;
+        h.busy = self.busy;
         h.all_nodes = self.all_nodes;
         h.work_for(sp);
         if let Some(d) = self.deadline {
@@ -390,7 +416,17 @@ mod tests {
         s.split_workers = 2;
         assert!(!s.should_split(1, n - 1, &above(-SPLIT_CUT_MARGIN), alpha));
         assert!(s.should_split(1, n - 1, &above(-SPLIT_CUT_MARGIN - 1), alpha));
+        // ... unless the other thread has nothing to do.
+        let busy = Busy::new();
+        s.busy = Some(&busy);
+        assert!(s.should_split(1, n - 1, &above(-SPLIT_CUT_MARGIN), alpha));
+        busy.add();
+        assert!(!s.should_split(1, n - 1, &above(-SPLIT_CUT_MARGIN), alpha));
+        busy.remove();
+        // Many threads ignore idleness, which the work-and-span account cannot see.
         s.split_workers = 16;
+        assert!(!s.should_split(1, n - 1, &above(m), alpha));
+        s.busy = None;
         // Only the expected all-node leaves its table's move to the ordering.
         let moves = 0b111;
         assert!(s.may_split_all_at_once(n, moves));

@@ -1,6 +1,7 @@
 //! The solver: its table, its thread pool and the public ways to solve.
 
 use super::answer::{Mode, PassReport, SolveResult, TimedOut};
+use super::busy::Busy;
 use super::level::Level;
 use super::local_table;
 use super::options::SearchOptions;
@@ -147,8 +148,10 @@ impl Solver {
         f: impl FnOnce(&mut Search) -> R + Send,
     ) -> (R, u64, bool, Span) {
         let go = || {
+            let busy = Busy::new();
             let mut s = Search::new(&self.tt, &self.options.search);
             s.split_workers = self.split_workers;
+            s.busy = Some(&busy);
             #[cfg(feature = "span")]
             {
                 s.span.in_turn = self.split_workers > 1;

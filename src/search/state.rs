@@ -2,6 +2,7 @@
 //! and when it must stop. The band files add its search methods.
 
 use super::account::{Band, Counts};
+use super::busy::Busy;
 use super::level::Level;
 use super::local_table::LocalTable;
 use super::node_type::AllNodes;
@@ -30,6 +31,8 @@ pub(crate) struct Search<'a> {
     split: Option<&'a SplitPoint<'a>>,
     /// Node count at which to look at the split points above next (never without one).
     next_split_check: u64,
+    /// How many of the solve's threads have work (none without a pool).
+    pub(crate) busy: Option<&'a Busy>,
     /// The nodes expected to be all-nodes below the root move being searched (for
     /// splits; `node_type.rs`).
     pub(crate) all_nodes: AllNodes,
@@ -68,6 +71,7 @@ impl<'a> Search<'a> {
             split_workers: 1,
             split: None,
             next_split_check: u64::MAX,
+            busy: None,
             all_nodes: AllNodes::NONE,
             nodes: 0,
             counts: Counts::default(),
