@@ -24,9 +24,8 @@
 //!   reached beta were most of an 18 % node overhead on generated 27-28-empty positions
 //!   (results/deep/README.md), and 30 % of FFO #54's 87 % pass. But the nodes of a
 //!   probe's critical tree are exactly those whose moves come near alpha, so that rule
-//!   searched most of the tree
-//!   one move after another: FFO 40-59 had parallelism 10.8. From `SPLIT_MANY_THREADS`
-//!   on, a node expected to be an all-node (`node_type.rs`) splits after its eldest
+//!   searched most of the tree one move after another: FFO 40-59 had parallelism 10.8.
+//!   From `SPLIT_MANY_THREADS` on, a node expected to be an all-node (`node_type.rs`) splits after its eldest
 //!   whatever the ordering says, the root splits every probe, and the depth and margin
 //!   are `SPLIT_MIN_EMPTIES_MANY` and `SPLIT_CUT_MARGIN_MANY`
 //!   (results/parallel/2026-11-27-span/). Waiting for the eldest still doubled the span
