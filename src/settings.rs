@@ -31,6 +31,15 @@ pub const SHALLOW_MAX_EMPTIES: u32 = 5;
 /// FFO 40-49 one thread, alternating in one run (nodes, time): up to 8 -> 696 M 25.9 s;
 /// 10 -> 712 M 25.1 s; 12 -> 730 M 24.5 s; 14 -> 750 M 24.8 s (no local table, the run
 /// before: 683 M, x1.14 the time of 10).
+/// From [`SPLIT_MANY_THREADS`] threads on, only the small table is local: boards of
+/// [`LOCAL_SMALL_MAX_EMPTIES`] + 1 to this many empties go to the shared table, where the
+/// subtrees of other threads, reaching them by another order of moves, find them. FFO
+/// 40-49 at `--threads 16 --oversubscribe`, median of 3 runs, against one thread's
+/// 368.7 M nodes: both local tables x1.311; the small only x1.250; none x1.152 (x1.204
+/// of one thread without local tables, 352.8 M). At one thread, FFO 40-49 alternating
+/// (`--repeat 2`): the small only costs x1.019 the time, none x1.33; at two threads (FFO
+/// #50-53 and #56, `--repeat 2`), the small only searched 1.3 % fewer nodes in 1.8 % more
+/// time, so one or two threads keep both (results/parallel/2026-11-28-waste/).
 pub const LOCAL_TABLE_MAX_EMPTIES: u32 = 12;
 /// Size of each thread's small local table in KB: small enough to stay in the L2 cache
 /// of both CPUs of this machine kind (512 KB per core on the AMD EPYC ones, more on the

@@ -52,10 +52,13 @@
 //!
 //! Also for many cores: the table (shared, lock-free, one 64-byte bucket per probe) should
 //! grow with the threads (`--hash-mb`), and node counts are summed per split point, not
-//! per node, so counting does not contend. Nodes of up to 12 empties already use a table
-//! per thread (`local_table.rs`, 4 MB, in the core's own cache), so the shared table
-//! sees only the deeper nodes' traffic, which is what lets it be shared by many threads
-//! without its cache lines moving between cores at every small node.
+//! per node, so counting does not contend. Nodes of up to 9 empties use a small table per
+//! thread (`local_table.rs`, 256 KB, in the core's own cache), so the shared table does
+//! not see the most numerous nodes' traffic. With one or two threads, nodes of 10-12
+//! empties use a larger one (4 MB) per thread too; with many they go to the shared
+//! table, since a board stored in one thread's table is lost to the others: at 16
+//! threads that cost FFO 40-49 a fifth of its speculative nodes
+//! (`settings::LOCAL_TABLE_MAX_EMPTIES`).
 
 use super::busy::Busy;
 use super::level::Level;

@@ -96,15 +96,27 @@ impl<'a> Search<'a> {
     }
 
     /// The table for boards of `n` empties: this thread's small local table up to
-    /// `LOCAL_SMALL_MAX_EMPTIES`, its large one up to `LOCAL_TABLE_MAX_EMPTIES`, the
-    /// shared one above.
+    /// `LOCAL_SMALL_MAX_EMPTIES`, its large one up to `LOCAL_TABLE_MAX_EMPTIES` (with one
+    /// or two threads only: [`Search::uses_large_local_table`]), the shared one above.
     #[inline(always)]
     pub(crate) fn table(&self, n: u32) -> Table<'_> {
         match &self.local {
             Some(local) if n <= LOCAL_SMALL_MAX_EMPTIES => Table::Local(&local.get().small),
-            Some(local) if n <= LOCAL_TABLE_MAX_EMPTIES => Table::Local(&local.get().large),
+            Some(local) if n <= LOCAL_TABLE_MAX_EMPTIES && self.uses_large_local_table() => {
+                Table::Local(&local.get().large)
+            }
             _ => Table::Shared(self.tt),
         }
+    }
+
+    /// True when boards of more than `LOCAL_SMALL_MAX_EMPTIES` empties, up to
+    /// `LOCAL_TABLE_MAX_EMPTIES`, use this thread's large local table: with one or two
+    /// threads. With many (`SPLIT_MANY_THREADS`), a board one thread stored there is lost
+    /// to the others, whose subtrees reach it by another order of moves, and the large
+    /// tables of 16 threads (64 MB) no longer fit in a shared L3 cache anyway.
+    #[inline(always)]
+    fn uses_large_local_table(&self) -> bool {
+        !self.many_threads()
     }
 
     /// True when boards of `n` empties use a table that stays in the core's cache, where
@@ -117,7 +129,9 @@ impl<'a> Search<'a> {
     /// True when boards of `n` empties use this thread's local table.
     #[inline]
     pub(crate) fn uses_local_table(&self, n: u32) -> bool {
-        self.local.is_some() && n <= LOCAL_TABLE_MAX_EMPTIES
+        self.local.is_some()
+            && (n <= LOCAL_SMALL_MAX_EMPTIES
+                || (n <= LOCAL_TABLE_MAX_EMPTIES && self.uses_large_local_table()))
     }
 
     /// Counts one node of `band`.
@@ -178,5 +192,30 @@ impl<'a> Search<'a> {
             }
         }
         self.stopped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{SearchOptions, TranspositionTable};
+
+    #[test]
+    fn the_large_local_table_serves_one_or_two_threads_only() {
+        let tt = TranspositionTable::new(1);
+        let options = SearchOptions::default();
+        let mut s = Search::new(&tt, &options);
+        let is_local = |s: &Search, n| matches!(s.table(n), Table::Local(_));
+        for (threads, large_local) in [(1, true), (2, true), (3, false), (16, false)] {
+            s.split_workers = threads;
+            for n in LOCAL_SMALL_MAX_EMPTIES + 1..=LOCAL_TABLE_MAX_EMPTIES {
+                assert_eq!(s.uses_local_table(n), large_local, "{threads} threads, {n}");
+                assert_eq!(is_local(&s, n), large_local, "{threads} threads, {n}");
+            }
+            // The small table is every thread count's; above the large one, the shared.
+            assert!(s.uses_local_table(LOCAL_SMALL_MAX_EMPTIES) && is_local(&s, 4));
+            let above = LOCAL_TABLE_MAX_EMPTIES + 1;
+            assert!(!s.uses_local_table(above) && !is_local(&s, above));
+        }
     }
 }
