@@ -280,17 +280,16 @@ fn probe_shared(s: &mut Search, moves: &mut [RootMove], n: u32, mode: Mode, beta
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{SearchOptions, TranspositionTable};
+    use crate::search::state::with_test_search;
 
     #[test]
     fn the_root_splits_only_with_many_threads_and_after_a_first_move() {
-        let tt = TranspositionTable::new(0);
-        let options = SearchOptions::default();
-        let mut s = Search::new(&tt, &options);
-        for (threads, splits) in [(1, false), (2, false), (3, true), (16, true)] {
-            s.split_workers = threads;
-            assert_eq!(root_should_split(&s, true, 20), splits, "{threads} threads");
-            assert!(!root_should_split(&s, false, 20));
-        }
+        with_test_search(|s| {
+            for (threads, splits) in [(1, false), (2, false), (3, true), (16, true)] {
+                s.split_workers = threads;
+                assert_eq!(root_should_split(s, true, 20), splits, "{threads} threads");
+                assert!(!root_should_split(s, false, 20));
+            }
+        });
     }
 }

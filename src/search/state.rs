@@ -195,27 +195,36 @@ impl<'a> Search<'a> {
     }
 }
 
+/// Runs `f` on a search with the default options and a table of one megabyte, for unit
+/// tests of the split and table rules (which set `split_workers` themselves).
+#[cfg(test)]
+pub(crate) fn with_test_search(f: impl FnOnce(&mut Search)) {
+    let tt = TranspositionTable::new(1);
+    let options = SearchOptions::default();
+    f(&mut Search::new(&tt, &options));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{SearchOptions, TranspositionTable};
 
     #[test]
     fn the_large_local_table_serves_one_or_two_threads_only() {
-        let tt = TranspositionTable::new(1);
-        let options = SearchOptions::default();
-        let mut s = Search::new(&tt, &options);
+        with_test_search(the_large_local_table_rule);
+    }
+
+    fn the_large_local_table_rule(s: &mut Search) {
         let is_local = |s: &Search, n| matches!(s.table(n), Table::Local(_));
         for (threads, large_local) in [(1, true), (2, true), (3, false), (16, false)] {
             s.split_workers = threads;
             for n in LOCAL_SMALL_MAX_EMPTIES + 1..=LOCAL_TABLE_MAX_EMPTIES {
                 assert_eq!(s.uses_local_table(n), large_local, "{threads} threads, {n}");
-                assert_eq!(is_local(&s, n), large_local, "{threads} threads, {n}");
+                assert_eq!(is_local(s, n), large_local, "{threads} threads, {n}");
             }
             // The small table is every thread count's; above the large one, the shared.
-            assert!(s.uses_local_table(LOCAL_SMALL_MAX_EMPTIES) && is_local(&s, 4));
+            assert!(s.uses_local_table(LOCAL_SMALL_MAX_EMPTIES) && is_local(s, 4));
             let above = LOCAL_TABLE_MAX_EMPTIES + 1;
-            assert!(!s.uses_local_table(above) && !is_local(&s, above));
+            assert!(!s.uses_local_table(above) && !is_local(s, above));
         }
     }
 }
