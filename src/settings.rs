@@ -407,25 +407,29 @@ pub const SPLIT_CUT_MARGIN_MANY: i32 = -4;
 /// ordering value, so nodes of 12 empties split at once on the type alone; from 13 only:
 /// 53.3, x1.170, 10.9 (results/parallel/2026-11-27-span/at-once/).
 pub const SPLIT_ALL_AT_ONCE_MARGIN: i32 = 4;
-/// From [`SPLIT_MANY_THREADS`] on, a node of this many empties or more runs the
-/// evaluation ordering's searches of its children all at once, each from the ordering's
-/// floor up, rather than one after another, each window narrowed by the best value so
-/// far (`search/ordering.rs`). Same tuning set and account, the rules above (T1 1,438.2 M):
-/// in turn, span 16.73 M, parallelism 86.8, x1.176 nodes at 16 threads, Brent 11.7; the
-/// searches after the first shared out from 16 empties: 14.89 M, 98.2, x1.203, 11.7
-/// (from 20: 15.38 M); all at once from 16: 13.92 M, 105.2 (work +0.8 %), x1.201, 11.8,
-/// and at 64 threads x1.334 -> x1.365 nodes, Brent 30.8 -> 32.3; all at once from 18:
-/// span 14.29 M, from 20: 14.75 M; all at once from alpha rather than the floor:
-/// 16.62 M, work +4 % (results/parallel/2026-11-28-cut-margin/tune/,
+/// From [`SPLIT_MANY_THREADS`] on, a node of this many empties or more in a selective
+/// pass runs the evaluation ordering's searches of its children all at once,
+/// each from the ordering's floor up, rather than one after another, each window narrowed
+/// by the best value so far (`search/ordering.rs`). Same tuning set and account, the rules
+/// above (T1 1,438.2 M): in turn, span 16.73 M, parallelism 86.8, x1.176 nodes at 16
+/// threads, Brent 11.7; the searches after the first shared out from 16 empties: 14.89 M,
+/// 98.2, x1.203, 11.7 (from 20: 15.38 M); all at once from 16: 13.92 M, 105.2 (work
+/// +0.8 %), x1.201, 11.8, and at 64 threads x1.334 -> x1.365 nodes, Brent 30.8 -> 32.3;
+/// all at once from 18: span 14.29 M, from 20: 14.75 M; all at once from alpha rather
+/// than the floor: 16.62 M, work +4 % (results/parallel/2026-11-28-cut-margin/tune/,
 /// results/parallel/2026-11-28-ordering-lanes/).
-/// Off for now (61: no node has that many empties). On the reported sets the account's
-/// work at 16 threads rose from 9.94 G to 11.36 G (FFO 40-59) and from 10.55 G to 13.51 G
-/// (deep, 28-31 empties) for a span of 74.6 -> 55.0 M and 81.9 -> 56.7 M: deeper nodes
-/// search deeper, and a value from the floor for every child costs far more there than
-/// on the 23-26-empty tuning set, so Brent's bound would fall. To be measured again with
-/// the window narrowed as in turn, on a deeper tuning set.
-pub const ORDER_SHARED_MIN_EMPTIES: u32 = 61;
-
+///
+/// Selective passes only: in every pass it had added 14-28 % to the reported sets' work
+/// (deeper nodes, deeper ordering searches, each from the floor). On a second tuning set
+/// of 27-28 empties, never reported on (`finale generate --seed 5151 --count 4
+/// --empties 27-28 --play eval`), 16 threads' rules: in turn, work 2,719.0 M, span
+/// 16.96 M; at once in every pass 3,239.0 M (+19.1 %), 13.50 M; in the selective passes
+/// only 2,748.4 M (+1.1 %), 14.21 M. On the 23-26-empty set, selective passes only: span
+/// 16.68 -> 14.62 M, work -0.6 %; `--threads 16 --oversubscribe`, three runs each, x1.131,
+/// x1.150, x1.157 one thread's nodes before and x1.170, x1.143, x1.121 after (medians
+/// x1.150 and x1.143), so Brent 16 there 12.0 -> 12.3
+/// (results/parallel/2026-11-28-ordering-selective/).
+pub const ORDER_SHARED_MIN_EMPTIES: u32 = 16;
 /// `suite` with several threads solves runs of positions with fewer empties than this
 /// several at once, one thread each, instead of splitting each position: small trees have
 /// too few big nodes to keep the threads busy. Random positions, 2 threads, 16 MB tables,

@@ -186,7 +186,8 @@ impl Search<'_> {
     /// window whether they come within `ORDER_EVAL_PVS_MARGIN` of the best so far: only
     /// those need their exact value; the upper bound ranks the rest, which matter only
     /// when the first move fails to cut (1-3 % of cut nodes). With many threads, deep
-    /// nodes search them all at once instead ([`Search::order_by_eval_at_once`]).
+    /// nodes of a selective pass search them all at once instead
+    /// ([`Search::order_by_eval_at_once`]).
     #[inline(always)]
     pub(super) fn order_by_eval<K: Entries>(
         &mut self,

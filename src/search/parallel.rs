@@ -38,8 +38,10 @@
 //!   alpha kept the chain going through mispredicted cut-nodes, most of all in the
 //!   selective passes, where the table knows least
 //!   (results/parallel/2026-11-28-cut-margin/). A node's own cost, its evaluation
-//!   ordering's searches of every child, was a chain of its own: from
-//!   `ORDER_SHARED_MIN_EMPTIES` on they are shared out all at once (`ordering.rs`).
+//!   ordering's searches of every child, was a chain of its own: in the selective
+//!   passes, from `ORDER_SHARED_MIN_EMPTIES` on, they are shared out all at once
+//!   (`ordering.rs`). In the exact pass, whose nodes are deeper, values from the floor
+//!   for every child cost far more work than the span they save.
 //! - Waiting (not built). `share_out` waits in `rayon::scope`: an owner whose siblings
 //!   are all taken steals any pending job, possibly from an unrelated split point, and
 //!   returns only when that job ends, so a cancelled or finished split point can wait on
@@ -188,11 +190,14 @@ impl<'a> Search<'a> {
     }
 
     /// True when a node of `n` empties shares out the evaluation ordering's searches of
-    /// its `count` children all at once ([`Search::share_out_all`]): many threads, and
-    /// a node deep enough ([`ORDER_SHARED_MIN_EMPTIES`]).
+    /// its `count` children all at once ([`Search::share_out_all`]): many threads, a
+    /// selective pass, and a node deep enough ([`ORDER_SHARED_MIN_EMPTIES`]).
     #[inline]
     pub(crate) fn should_share_ordering(&self, n: u32, count: usize) -> bool {
-        self.many_threads() && n >= ORDER_SHARED_MIN_EMPTIES && count >= 2
+        self.many_threads()
+            && self.level.is_probcut()
+            && n >= ORDER_SHARED_MIN_EMPTIES
+            && count >= 2
     }
 
     /// [`Search::share_out`] of `count` calls that all start at once (none waits for
@@ -437,6 +442,24 @@ mod tests {
         assert!(!s.may_split_all_at_once(n, 0b11));
         s.split_workers = 2;
         assert!(!s.may_split_all_at_once(n, moves));
+    }
+
+    #[test]
+    fn only_many_threads_share_out_a_deep_nodes_ordering_and_only_in_a_selective_pass() {
+        let tt = TranspositionTable::new(0);
+        let options = SearchOptions::default();
+        let mut s = Search::new(&tt, &options);
+        let n = ORDER_SHARED_MIN_EMPTIES;
+        for level in [Level::probcut(0), Level::probcut(1), Level::EXACT] {
+            s.level = level;
+            for threads in [1, 2, SPLIT_MANY_THREADS, 16, 64] {
+                s.split_workers = threads;
+                let shares = level.is_probcut() && threads >= SPLIT_MANY_THREADS;
+                assert_eq!(s.should_share_ordering(n, 5), shares, "{level:?} {threads}");
+                assert!(!s.should_share_ordering(n - 1, 5), "{level:?} {threads}");
+                assert!(!s.should_share_ordering(n, 1), "{level:?} {threads}");
+            }
+        }
     }
 
     #[test]
