@@ -427,9 +427,11 @@ pub const SPLIT_ALL_AT_ONCE_MARGIN: i32 = 4;
 /// only 2,748.4 M (+1.1 %), 14.21 M. On the 23-26-empty set, selective passes only: span
 /// 16.68 -> 14.62 M, work -0.6 %; `--threads 16 --oversubscribe`, three runs each, x1.131,
 /// x1.150, x1.157 one thread's nodes before and x1.170, x1.143, x1.121 after (medians
-/// x1.150 and x1.143), so Brent 16 there 12.0 -> 12.3
-/// (results/parallel/2026-11-28-ordering-selective/).
+/// x1.150 and x1.143), so Brent 16 there 12.0 -> 12.3. Reported afterwards: FFO 40-59 and
+/// the deep set, span -21 % and -25 %, Brent 64 36.3 -> 37.9 and 38.7, Brent 16 12.6 ->
+/// 12.5 and 12.7 (results/parallel/2026-11-28-ordering-selective/).
 pub const ORDER_SHARED_MIN_EMPTIES: u32 = 16;
+
 /// `suite` with several threads solves runs of positions with fewer empties than this
 /// several at once, one thread each, instead of splitting each position: small trees have
 /// too few big nodes to keep the threads busy. Random positions, 2 threads, 16 MB tables,
