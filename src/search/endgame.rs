@@ -157,7 +157,7 @@ impl Search<'_> {
         }
         if best < beta && moves != 0 {
             if let Some((v, sq)) =
-                K::rest(self, *b, moves, alpha, beta, n, searched, ordered_tt_move)
+                self.rest::<K>(*b, moves, alpha, beta, n, searched, ordered_tt_move)
             {
                 if v >= beta && searched == 1 {
                     self.counts
@@ -173,14 +173,42 @@ impl Search<'_> {
         Some((best, best_move))
     }
 
+    /// [`Search::search_rest`] through `K`'s entry of the copy for this search's
+    /// thread count.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn rest<K: Entries>(
+        &mut self,
+        b: Board,
+        moves: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        searched: usize,
+        tt_move: Option<Square>,
+    ) -> Option<(i32, u8)> {
+        if self.splits() {
+            K::rest::<true>(self, b, moves, alpha, beta, n, searched, tt_move)
+        } else {
+            K::rest::<false>(self, b, moves, alpha, beta, n, searched, None)
+        }
+    }
+
     /// Searches the moves of `b` in `moves` (all but the `searched` ones, which proved
     /// `alpha`) within (`alpha`, `beta`): enhanced transposition cutoff, the evaluation
     /// ordering (the table's move `tt_move` first, when it is among them), then principal
     /// variation search. Returns the best (score, move), an ETC cutoff included, or `None`
     /// when nothing was searched or the search must stop.
+    ///
+    /// With `SPLITS` (more than one thread) the younger moves may be shared out, and
+    /// `tt_move` is ordered first. One thread's copy has neither: one copy with both ran
+    /// 1.0-1.4 % more instructions than 3baf3ba at one thread, and this one none
+    /// (callgrind, FFO #42 and #44: 3,822 M and 7,944 M, 3baf3ba 3,784 M and 7,836 M, two
+    /// copies 3,779 M and 7,837 M). Both copies are one `rest` entry apart
+    /// ([`Search::rest`]): inlined into one function, they still cost 0.4 %.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn search_rest<K: Entries>(
+    pub(crate) fn search_rest<K: Entries, const SPLITS: bool>(
         &mut self,
         b: Board,
         moves: u64,
@@ -192,7 +220,7 @@ impl Search<'_> {
     ) -> Option<(i32, u8)> {
         let mut list = MoveList::new();
         let window = (alpha, beta);
-        if let Break(cut) = self.order_rest::<K>(&b, moves, tt_move, window, n, &mut list) {
+        if let Break(cut) = self.order_rest::<K, SPLITS>(&b, moves, tt_move, window, n, &mut list) {
             return Some(cut);
         }
         // The narrow search (a first guess without an evaluation) tries only the best few
@@ -204,7 +232,7 @@ impl Search<'_> {
             list.len()
         };
         let width = width.min(list.len());
-        self.search_list::<K>(&mut list, width, searched, alpha, beta, n)
+        self.search_list::<K, SPLITS>(&mut list, width, searched, alpha, beta, n)
     }
 
     /// Fills `list` with the scored moves of `b` in `moves` (`tt_move` first), then orders
@@ -212,7 +240,7 @@ impl Search<'_> {
     /// stored bound settles the node (window (`alpha`, `beta`)), else the evaluation
     /// ordering at deep nodes.
     #[inline(always)]
-    fn order_rest<K: Entries>(
+    fn order_rest<K: Entries, const SPLITS: bool>(
         &mut self,
         b: &Board,
         moves: u64,
@@ -229,7 +257,7 @@ impl Search<'_> {
         // The table's move is rarely among these (only at a node that shares out all its
         // moves at once): it is favoured afterwards, not compared with every move.
         scored_moves::<K>(b, moves, None, prefetch.then(|| self.table(n - 1)), list);
-        if let Some(sq) = tt_move {
+        if SPLITS && let Some(sq) = tt_move {
             favor_table_move(list, sq);
         }
         if etc && let Some(cut) = self.etc_cutoff(list, beta, n) {
@@ -248,7 +276,7 @@ impl Search<'_> {
     /// `alpha`, the younger ones shared out when [`Search::should_split`] says so. Returns
     /// the best (score, move), or `None` when the search must stop.
     #[inline(always)]
-    fn search_list<K: Entries>(
+    fn search_list<K: Entries, const SPLITS: bool>(
         &mut self,
         list: &mut MoveList,
         width: usize,
@@ -266,7 +294,7 @@ impl Search<'_> {
         for i in 0..width {
             if let Some(split) = &mut split {
                 self.span.split_next(split, self.nodes);
-            } else if self.splits() && self.should_split(searched + i, n, &list[i..width], alpha) {
+            } else if SPLITS && self.should_split(searched + i, n, &list[i..width], alpha) {
                 if self.span.in_turn() {
                     split = Some(self.span.split_begin(self.nodes));
                 } else {

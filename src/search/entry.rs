@@ -27,9 +27,9 @@ pub(crate) trait Entries: Kernels + Sized {
     fn search(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32;
     /// `Search::search_endgame`.
     fn endgame(s: &mut Search<'_>, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32;
-    /// `Search::search_rest`.
+    /// `Search::search_rest`, with the split rules when `SPLITS`.
     #[allow(clippy::too_many_arguments)]
-    fn rest(
+    fn rest<const SPLITS: bool>(
         s: &mut Search<'_>,
         b: Board,
         moves: u64,
@@ -97,7 +97,7 @@ macro_rules! entries {
                 fn endgame<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32
                 => search_endgame);
             entry!($set, [$($features)?],
-                fn rest<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32, searched: usize,
+                fn rest<const SPLITS: bool>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32, searched: usize,
                     tt_move: Option<Square>)
                     -> Option<(i32, u8)>
                 => search_rest);
