@@ -203,7 +203,7 @@ impl Search<'_> {
     /// With `SPLITS` (more than one thread) the younger moves may be shared out, and
     /// `tt_move` is ordered first. One thread's copy has neither: one copy with both ran
     /// 1.0-1.4 % more instructions than 3baf3ba at one thread, and this one none
-    /// (callgrind, FFO #42 and #44: 3,822 M and 7,944 M, 3baf3ba 3,784 M and 7,836 M, two
+    /// (callgrind, FFO #42 and #43: 3,822 M and 7,944 M, 3baf3ba 3,784 M and 7,836 M, two
     /// copies 3,779 M and 7,837 M). Both copies are one `rest` entry apart
     /// ([`Search::rest`]): inlined into one function, they still cost 0.4 %.
     #[allow(clippy::too_many_arguments)]
