@@ -156,9 +156,13 @@ impl Search<'_> {
             }
         }
         if best < beta && moves != 0 {
-            if let Some((v, sq)) =
-                self.rest::<K>(*b, moves, alpha, beta, n, searched, ordered_tt_move)
-            {
+            // One thread's copy of `search_rest`, or the one with the split rules.
+            let rest = if self.splits() {
+                K::rest::<true>(self, *b, moves, alpha, beta, n, searched, ordered_tt_move)
+            } else {
+                K::rest::<false>(self, *b, moves, alpha, beta, n, searched, None)
+            };
+            if let Some((v, sq)) = rest {
                 if v >= beta && searched == 1 {
                     self.counts
                         .event_sum(Event::TableMoveWaste, n, table_move_nodes);
@@ -173,27 +177,6 @@ impl Search<'_> {
         Some((best, best_move))
     }
 
-    /// [`Search::search_rest`] through `K`'s entry of the copy for this search's
-    /// thread count.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn rest<K: Entries>(
-        &mut self,
-        b: Board,
-        moves: u64,
-        alpha: i32,
-        beta: i32,
-        n: u32,
-        searched: usize,
-        tt_move: Option<Square>,
-    ) -> Option<(i32, u8)> {
-        if self.splits() {
-            K::rest::<true>(self, b, moves, alpha, beta, n, searched, tt_move)
-        } else {
-            K::rest::<false>(self, b, moves, alpha, beta, n, searched, None)
-        }
-    }
-
     /// Searches the moves of `b` in `moves` (all but the `searched` ones, which proved
     /// `alpha`) within (`alpha`, `beta`): enhanced transposition cutoff, the evaluation
     /// ordering (the table's move `tt_move` first, when it is among them), then principal
@@ -204,8 +187,8 @@ impl Search<'_> {
     /// `tt_move` is ordered first. One thread's copy has neither: one copy with both ran
     /// 1.0-1.4 % more instructions than 3baf3ba at one thread, and this one none
     /// (callgrind, FFO #42 and #43: 3,822 M and 7,944 M, 3baf3ba 3,784 M and 7,836 M, two
-    /// copies 3,779 M and 7,837 M). Both copies are one `rest` entry apart
-    /// ([`Search::rest`]): inlined into one function, they still cost 0.4 %.
+    /// copies 3,779 M and 7,837 M). Each copy is its own `rest` entry (`entry.rs`):
+    /// inlined into one function, the two still cost 0.4 %.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn search_rest<K: Entries, const SPLITS: bool>(
