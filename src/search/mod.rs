@@ -27,6 +27,7 @@ mod options;
 pub mod ordering;
 mod parallel;
 mod passes;
+mod pool;
 mod probcut;
 mod pv;
 mod root;

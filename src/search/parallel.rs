@@ -42,15 +42,15 @@
 //!   passes, from `ORDER_SHARED_MIN_EMPTIES` on, they are shared out all at once
 //!   (`ordering.rs`). In the exact pass, whose nodes are deeper, values from the floor
 //!   for every child cost far more work than the span they save.
-//! - Waiting (not built). `share_out` waits in `rayon::scope`: an owner whose siblings
-//!   are all taken steals any pending job, possibly from an unrelated split point, and
-//!   returns only when that job ends, so a cancelled or finished split point can wait on
-//!   foreign work, and its result (a cutoff, say) reaches its parent late. The account
-//!   does not see it (it assumes a free thread for every sibling), and 2 cores cannot
-//!   measure it. The change: a pool owned by the solver (one crossbeam deque per
-//!   thread), where an owner with nothing left helps only at split points below its own
-//!   (a "helpful master"), and a thread joins a split point by taking its next sibling
-//!   from the shared counter, as today.
+//! - Which work runs first, and waiting (`pool.rs`). With two threads `share_out`
+//!   waits in `rayon::scope`, whose thieves take the oldest job (the next sibling of a
+//!   shallow split point) and whose waiting owner may run an unrelated one. From
+//!   `SPLIT_MANY_THREADS` on, the solver's own pool runs the splits instead: an idle
+//!   thread joins the open split point whose next sibling one thread would have searched
+//!   soonest, takes that one sibling and chooses again, and an owner with nothing left
+//!   helps only below its own split point. The split rules, and so the account's span,
+//!   are the same; the oversubscribed runs' work fell by about a twentieth at 16 and at
+//!   64 threads on the tuning set (results/parallel/2026-11-28-pool/).
 //!
 //! Also for many cores: the table (shared, lock-free, one 64-byte bucket per probe) should
 //! grow with the threads (`--hash-mb`), and node counts are summed per split point, not
@@ -75,7 +75,7 @@ use crate::settings::{
     ORDER_SHARED_MIN_EMPTIES, SPLIT_ALL_AT_ONCE_MARGIN, SPLIT_CUT_MARGIN, SPLIT_CUT_MARGIN_MANY,
     SPLIT_ELDERS, SPLIT_MANY_THREADS, SPLIT_MIN_EMPTIES, SPLIT_MIN_EMPTIES_MANY,
 };
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
 
 /// True when the evaluation ordering found a move of `moves` that may reach `alpha`
 /// (within `margin` discs; a negative margin asks for a move that many discs above it):
@@ -232,16 +232,11 @@ impl<'a> Search<'a> {
     where
         F: for<'h> Fn(&mut Search<'h>, usize) -> bool + Sync,
     {
-        let sp = SplitPoint {
-            parent: self.split(),
-            cutoff: AtomicBool::new(false),
-            timed_out: AtomicBool::new(false),
-            next: AtomicUsize::new(0),
-            nodes: AtomicU64::new(0),
-        };
+        let sp = SplitPoint::new(self.split(), count, self.rank);
         let busy = self.busy.unwrap_or(&NOT_COUNTED);
         let helper = HelperSettings {
             busy: self.busy,
+            pool: self.pool,
             tt: self.tt,
             options: self.options,
             level: self.level,
@@ -250,20 +245,31 @@ impl<'a> Search<'a> {
             split_workers: self.split_workers,
             all_nodes: self.all_nodes,
         };
-        rayon::scope(|s| {
-            // No more helpers than siblings: the owner takes one too.
-            for _ in 1..self.split_workers.min(count) {
-                busy.add();
-                s.spawn(|_| {
-                    helper.work(&sp, count, &each);
+        match self.pool {
+            // The busy count is read with two threads only: the pool does not keep it.
+            Some(pool) => {
+                let help = || helper.work(&sp, count, &each, 1);
+                pool.open(&sp, &help);
+                helper.work(&sp, count, &each, usize::MAX);
+                pool.close(&sp);
+            }
+            None => {
+                rayon::scope(|s| {
+                    // No more helpers than siblings: the owner takes one too.
+                    for _ in 1..self.split_workers.min(count) {
+                        busy.add();
+                        s.spawn(|_| {
+                            helper.work(&sp, count, &each, usize::MAX);
+                            busy.remove();
+                        });
+                    }
+                    // The owner works too, rather than waiting, then waits for its helpers.
+                    helper.work(&sp, count, &each, usize::MAX);
                     busy.remove();
                 });
+                busy.add();
             }
-            // The owner works too, rather than waiting, then waits for its helpers.
-            helper.work(&sp, count, &each);
-            busy.remove();
-        });
-        busy.add();
+        }
         self.nodes += sp.nodes.load(Relaxed);
         if sp.timed_out.load(Relaxed) {
             self.stopped = true;
@@ -320,6 +326,7 @@ impl<'a> Search<'a> {
 /// What a helper's own search is built from.
 struct HelperSettings<'a> {
     busy: Option<&'a Busy>,
+    pool: Option<&'a super::pool::Pool>,
     tt: &'a TranspositionTable,
     options: &'a SearchOptions,
     level: Level,
@@ -330,8 +337,9 @@ struct HelperSettings<'a> {
 }
 
 impl HelperSettings<'_> {
-    /// Takes items from `sp` until none is left or the split point is cancelled.
-    fn work<F>(&self, sp: &SplitPoint, count: usize, each: &F)
+    /// Takes items from `sp` until none is left, `at_most` were taken (a helper of the
+    /// pool chooses again after each) or the split point is cancelled.
+    fn work<F>(&self, sp: &SplitPoint, count: usize, each: &F, at_most: usize)
     where
         F: for<'h> Fn(&mut Search<'h>, usize) -> bool + Sync,
     {
@@ -339,6 +347,7 @@ impl HelperSettings<'_> {
         h.level = self.level;
         h.split_workers = self.split_workers;
         h.busy = self.busy;
+        h.pool = self.pool;
         h.all_nodes = self.all_nodes;
         h.work_for(sp);
         if let Some(d) = self.deadline {
@@ -347,11 +356,14 @@ impl HelperSettings<'_> {
         if let Some(a) = self.abort {
             h.set_abort(a);
         }
-        while !sp.cancelled() {
+        let mut taken = 0;
+        while !sp.cancelled() && taken < at_most {
+            taken += 1;
             let i = sp.next.fetch_add(1, Relaxed);
             if i >= count {
                 break;
             }
+            h.rank = sp.rank + i;
             if each(&mut h, i) {
                 sp.cutoff.store(true, Relaxed);
             }

@@ -6,13 +6,14 @@ use super::level::Level;
 use super::local_table;
 use super::options::SearchOptions;
 use super::passes::{Passes, settled, solve_root};
+use super::pool::Pool;
 use super::span::{self, Span, SpanReport};
 use super::start_error::StartError;
 use super::state::Search;
 use super::threads::search_threads;
 use super::tt::TranspositionTable;
 use crate::board::Board;
-use crate::settings::{DEFAULT_HASH_MB, LOCAL_TABLE_KB};
+use crate::settings::{DEFAULT_HASH_MB, LOCAL_TABLE_KB, SPLIT_MANY_THREADS};
 use std::time::{Duration, Instant};
 
 /// Solver settings.
@@ -55,6 +56,8 @@ pub struct Solver {
     tt: TranspositionTable,
     options: SolverOptions,
     pool: Option<rayon::ThreadPool>,
+    /// The solver's own pool instead, with many threads (`pool.rs`).
+    many: Option<Pool>,
     /// Threads working on one split node: every thread of the pool. Oversubscribed too, so
     /// that a run of P threads on fewer cores searches the speculative work of P (until
     /// 2026-11-27 it was capped at the cores, and such a run split like one of 2 threads).
@@ -80,9 +83,10 @@ impl Solver {
         super::stability::init();
         let threads = search_threads(options.threads, options.oversubscribe);
         // A span build searches on this thread and only accounts for the others.
+        let own = threads >= SPLIT_MANY_THREADS && !cfg!(feature = "span");
         let pool = match threads {
             1 => None,
-            _ if cfg!(feature = "span") => None,
+            _ if cfg!(feature = "span") || own => None,
             _ => Some(
                 rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
@@ -107,6 +111,14 @@ impl Solver {
                 .collect::<std::io::Result<()>>()
                 .map_err(local)?;
         }
+        let many = if own {
+            Some(
+                Pool::start(threads - 1, POOL_STACK_BYTES, local_table::prepare)
+                    .map_err(|why| StartError::Threads { threads, why })?,
+            )
+        } else {
+            None
+        };
         let tt =
             TranspositionTable::try_new(options.hash_mb).map_err(|source| StartError::Table {
                 mb: options.hash_mb,
@@ -116,6 +128,7 @@ impl Solver {
             tt,
             options: SolverOptions { threads, ..options },
             pool,
+            many,
             split_workers: threads,
             abort: None,
             last_span: None,
@@ -152,6 +165,7 @@ impl Solver {
             let mut s = Search::new(&self.tt, &self.options.search);
             s.split_workers = self.split_workers;
             s.busy = Some(&busy);
+            s.pool = self.many.as_ref();
             #[cfg(feature = "span")]
             {
                 s.span.in_turn = self.split_workers > 1;

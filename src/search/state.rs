@@ -7,6 +7,7 @@ use super::level::Level;
 use super::local_table::LocalTable;
 use super::node_type::AllNodes;
 use super::options::SearchOptions;
+use super::pool::Pool;
 use super::span::Span;
 use super::split_point::SplitPoint;
 use super::tables::Table;
@@ -33,6 +34,12 @@ pub(crate) struct Search<'a> {
     next_split_check: u64,
     /// How many of the solve's threads have work (none without a pool).
     pub(crate) busy: Option<&'a Busy>,
+    /// The solver's own pool, with many threads (`pool.rs`); otherwise splits run on
+    /// rayon's.
+    pub(crate) pool: Option<&'a Pool>,
+    /// The sum of the sibling indices on the chain of split points this search works
+    /// for: the rank of the split points it opens (`pool.rs`).
+    pub(crate) rank: usize,
     /// The nodes expected to be all-nodes below the root move being searched (for
     /// splits; `node_type.rs`).
     pub(crate) all_nodes: AllNodes,
@@ -72,6 +79,8 @@ impl<'a> Search<'a> {
             split: None,
             next_split_check: u64::MAX,
             busy: None,
+            pool: None,
+            rank: 0,
             all_nodes: AllNodes::NONE,
             nodes: 0,
             counts: Counts::default(),
