@@ -442,6 +442,34 @@ fn suite_wrong_expected_score() {
     assert_eq!(rows[2][ok], "true");
 }
 
+/// A score given alone (`; +18;`, as `finale games` writes a game's theoretical score) is
+/// checked: right on FFO #1, wrong when changed; the expected moves are left empty.
+#[test]
+fn suite_checks_a_score_given_alone() {
+    let board = &FFO1[..66];
+    let content = format!("{board}; +18;\n{board}; +16; % wrong\n");
+    let (dir, path) = temp_file("alone.obf", &content);
+    let csv = dir.path().join("out.csv");
+    let out = suite_in(dir.path())
+        .arg(&path)
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let rows = csv_rows(&csv);
+    let (ok, score) = (column(&rows, "ok"), column(&rows, "expected_score"));
+    assert_eq!(
+        (rows[1][ok].as_str(), rows[1][score].as_str()),
+        ("true", "18")
+    );
+    assert_eq!(
+        (rows[2][ok].as_str(), rows[2][score].as_str()),
+        ("false", "16")
+    );
+    assert_eq!(rows[1][column(&rows, "expected_moves")], "");
+}
+
 #[test]
 fn suite_modes_and_threads() {
     let (dir, path) = temp_file("m.obf", &ffo_lines(2));

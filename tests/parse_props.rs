@@ -185,6 +185,7 @@ fn check_obf_error(text: &str, error: &ObfError) -> Result<(), TestCaseError> {
         | ObfError::BadPair { column, .. }
         | ObfError::IllegalListedMove { column, .. }
         | ObfError::ScoreRange { column, .. }
+        | ObfError::ExtraScore { column }
         | ObfError::DuplicateMove { column, .. } => {
             prop_assert!(
                 (1..=chars + 1).contains(column),
@@ -458,6 +459,25 @@ proptest! {
             parse_obf_line(&format!("{body};  {pair}; ")),
             Err(ObfError::BadPair { column: n + 4, found: pair.into() })
         );
+    }
+
+    #[test]
+    fn a_score_alone_reads_back(line in valid_line(), score in -64i32..=64, style in 0usize..4) {
+        let body = line.text.split(['%', ';', '\n', '\r']).next().unwrap().trim_end();
+        let sign = if score >= 0 && style & 1 == 0 { "+" } else { "" };
+        let text = if style & 2 == 0 {
+            format!("{body}; {sign}{score};")
+        } else {
+            format!("{body};{sign}{score} % a comment")
+        };
+        let record = parse_obf_line(&text).unwrap().unwrap();
+        prop_assert_eq!(record.position.black_white(), (line.black, line.white));
+        prop_assert_eq!((record.score, record.expected_score()), (Some(score), Some(score)));
+        prop_assert!(record.expected.is_empty());
+        // A second score is refused at its column.
+        let twice = format!("{body}; {sign}{score}; {score}");
+        let column = twice.chars().count() - score.to_string().len() + 1;
+        prop_assert_eq!(parse_obf_line(&twice), Err(ObfError::ExtraScore { column }));
     }
 
     #[test]

@@ -27,6 +27,7 @@ fn check_line(text: &str) {
             let p = as_position.expect("parse_position refuses what parse_obf_line accepts");
             assert_eq!(p.position, record.position);
             assert_eq!(p.expected, record.expected);
+            assert_eq!(p.score, record.score);
             assert_eq!(p.line, 1);
         }
         Ok(None) => {
@@ -99,18 +100,27 @@ fn check_record(text: &str, record: &ObfRecord) {
         .unwrap_or_else(|e| panic!("{printed:?} does not parse back: {e}"))
         .expect("a record");
     assert_eq!(back.position, pos, "{printed:?} from {text:?}");
-    assert!(back.expected.is_empty());
-    let pairs: String = record
-        .expected
-        .iter()
-        .map(|(m, s)| format!(" {m}:{s:+};"))
-        .collect();
+    assert!(back.expected.is_empty() && back.score.is_none());
+    // A score alone is the line's only value, never beside pairs.
+    assert!(record.score.is_none() || record.expected.is_empty(), "{text:?}");
+    if let Some(score) = record.score {
+        assert!((-64..=64).contains(&score), "score {score} in {text:?}");
+    }
+    let pairs: String = match record.score {
+        Some(score) => format!(" {score:+};"),
+        None => record
+            .expected
+            .iter()
+            .map(|(m, s)| format!(" {m}:{s:+};"))
+            .collect(),
+    };
     let full = format!("{printed};{pairs}");
     let back = parse_obf_line(&full)
         .unwrap_or_else(|e| panic!("{full:?} does not parse back: {e}"))
         .expect("a record");
     assert_eq!(back.position, pos, "{full:?}");
     assert_eq!(back.expected, record.expected, "{full:?}");
+    assert_eq!(back.score, record.score, "{full:?}");
 }
 
 fn check_error(text: &str, error: &ObfError) {
@@ -143,6 +153,7 @@ fn check_error(text: &str, error: &ObfError) {
         | ObfError::BadPair { column, .. }
         | ObfError::IllegalListedMove { column, .. }
         | ObfError::ScoreRange { column, .. }
+        | ObfError::ExtraScore { column }
         | ObfError::DuplicateMove { column, .. } => {
             assert!(*column <= text.chars().count(), "{message} in {text:?}");
             *column
@@ -170,6 +181,7 @@ fn check_reader(text: &str) {
                     .expect("a record");
                 assert_eq!(alone.position, record.position);
                 assert_eq!(alone.expected, record.expected);
+                assert_eq!(alone.score, record.score);
             }
             Err(error) => {
                 let message = error.to_string();

@@ -143,8 +143,8 @@ pub(crate) fn regular_file(path: &Path) -> Result<()> {
     }
 }
 
-/// The values that repeats of a position give (`MOVE:SCORE` pairs on a later line of the
-/// same position), by key, to be checked against the one solve. Only repeats that give
+/// The values that repeats of a position give (`MOVE:SCORE` pairs, or a score alone, on a
+/// later line of the same position), by key, to be checked against the one solve. Only repeats that give
 /// values and are to be solved in this run are kept, so a batch of millions of distinct
 /// positions keeps nothing here.
 pub(super) type Repeats = HashMap<u64, Vec<Repeat>>;
@@ -157,4 +157,6 @@ pub(super) struct Repeat {
     pub(super) line: usize,
     /// Its `MOVE:SCORE` pairs.
     pub(super) expected: Vec<(Square, i32)>,
+    /// Its score given alone.
+    pub(super) score: Option<i32>,
 }

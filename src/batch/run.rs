@@ -149,13 +149,14 @@ fn count_work(
             if !seen.insert(key) {
                 summary.duplicates += 1;
                 if let Item::Position { file, record, .. } = item
-                    && !record.expected.is_empty()
+                    && record.expected_score().is_some()
                     && !done.contains(&key)
                 {
                     work.repeats.entry(key).or_default().push(Repeat {
                         file,
                         line: record.line,
                         expected: record.expected,
+                        score: record.score,
                     });
                 }
             } else if done.contains(&key) {

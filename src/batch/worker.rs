@@ -6,7 +6,7 @@ use super::input::Repeats;
 use super::options::BatchOptions;
 use crate::board::ObfRecord;
 use crate::board::key::key_hex;
-use crate::results::check::check;
+use crate::results::check::check_values;
 use crate::results::csv_row::{BatchSource, batch_solved, batch_timeout};
 use crate::results::format::{move_scores_string, moves_string, pass_level, score_string};
 use crate::results::{BatchRow, RunInfo, checked_row};
@@ -136,9 +136,10 @@ fn disagreeing_repeats(shared: &Shared, job: &Job, result: &SolveResult) -> Vec<
         .into_iter()
         .flatten()
         .filter(|r| {
-            let verdict = check(
+            let verdict = check_values(
                 options.mode,
                 &r.expected,
+                r.score,
                 result.score,
                 &result.best_moves,
                 &result.move_scores,
@@ -150,7 +151,10 @@ fn disagreeing_repeats(shared: &Shared, job: &Job, result: &SolveResult) -> Vec<
                 "wrong: {}:{} gives {}, but the same position ({}:{}, key {}) {}",
                 options.inputs[r.file].display(),
                 r.line,
-                move_scores_string(&r.expected),
+                match r.score {
+                    Some(alone) => format!("{alone:+}"),
+                    None => move_scores_string(&r.expected),
+                },
                 file.display(),
                 record.line,
                 key_hex(job.key),

@@ -79,6 +79,14 @@ pub enum ObfError {
         /// The score found.
         score: i64,
     },
+    /// A score alone beside another value: a second score, or `MOVE:SCORE` pairs.
+    #[error(
+        "column {column}: a score alone must be the line's only value (no second score, no MOVE:SCORE pairs)"
+    )]
+    ExtraScore {
+        /// 1-based column of the field.
+        column: usize,
+    },
     /// The same move listed twice.
     #[error("column {column}: move {mv} is listed twice")]
     DuplicateMove {

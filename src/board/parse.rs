@@ -18,12 +18,18 @@ pub struct ObfRecord {
     pub position: Position,
     /// `MOVE:SCORE` pairs in file order (best first in FFO files).
     pub expected: Vec<(Square, i32)>,
+    /// A score given alone (`; +12;`): the position's exact score for the side to move,
+    /// when no best move is known (a game record's theoretical score). Never given
+    /// together with `MOVE:SCORE` pairs.
+    pub score: Option<i32>,
 }
 
 impl ObfRecord {
-    /// The best expected score, if the file lists any move.
+    /// The expected score: the one given alone, or the best listed move's; `None` when
+    /// the line gives neither.
     pub fn expected_score(&self) -> Option<i32> {
-        self.expected.iter().map(|&(_, s)| s).max()
+        self.score
+            .or_else(|| self.expected.iter().map(|&(_, s)| s).max())
     }
 
     /// Moves the file gives the best score.
@@ -61,11 +67,12 @@ pub fn parse_obf_line(line: &str) -> std::result::Result<Option<ObfRecord>, ObfE
         Color::Black => Board::new(black, white),
         Color::White => Board::new(white, black),
     };
-    let expected = parse_pairs(content, skip_space(content, i), &board)?;
+    let (expected, score) = parse_pairs(content, skip_space(content, i), &board)?;
     Ok(Some(ObfRecord {
         line: 0,
         position: Position { board, side },
         expected,
+        score,
     }))
 }
 
@@ -144,16 +151,16 @@ fn parse_side(content: &str, mut i: usize) -> std::result::Result<(Color, usize)
     Ok((side, i))
 }
 
+/// What follows the side to move: `MOVE:SCORE` pairs, or one score alone.
+type Values = (Vec<(Square, i32)>, Option<i32>);
+
 /// The `;MOVE:SCORE` pairs from byte `i` to the end: each move legal on `board`, listed
-/// once, its score a disc difference.
-fn parse_pairs(
-    content: &str,
-    i: usize,
-    board: &Board,
-) -> std::result::Result<Vec<(Square, i32)>, ObfError> {
+/// once, its score a disc difference. Or, instead of pairs, one score alone (`; +12;`).
+fn parse_pairs(content: &str, i: usize, board: &Board) -> std::result::Result<Values, ObfError> {
     let mut expected: Vec<(Square, i32)> = Vec::new();
+    let mut alone: Option<i32> = None;
     if i == content.len() {
-        return Ok(expected);
+        return Ok((expected, alone));
     }
     if content.as_bytes()[i] != b';' {
         return Err(ObfError::Trailing {
@@ -175,22 +182,20 @@ fn parse_pairs(
             column,
             found: pair.to_string(),
         };
-        let (mv, score) = pair.split_once(':').ok_or_else(bad)?;
+        // A field without a move is a score alone, the line's only value.
+        let Some((mv, score)) = pair.split_once(':') else {
+            let score = parse_score(pair, column).ok_or_else(bad)??;
+            if alone.is_some() || !expected.is_empty() {
+                return Err(ObfError::ExtraScore { column });
+            }
+            alone = Some(score);
+            continue;
+        };
+        if alone.is_some() {
+            return Err(ObfError::ExtraScore { column });
+        }
         let sq = Square::parse(mv.trim()).ok_or_else(bad)?;
-        let score_text = score.trim();
-        // One optional sign, then digits only (`++4` and `+-4` are typos, not scores).
-        let digits = score_text.strip_prefix(['+', '-']).unwrap_or(score_text);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
-        }
-        let score: i64 = score_text
-            .strip_prefix('+')
-            .unwrap_or(score_text)
-            .parse()
-            .map_err(|_| bad())?;
-        if !(-64..=64).contains(&score) {
-            return Err(ObfError::ScoreRange { column, score });
-        }
+        let score = parse_score(score.trim(), column).ok_or_else(bad)??;
         if !board.is_legal(sq) {
             return Err(ObfError::IllegalListedMove {
                 column,
@@ -203,9 +208,23 @@ fn parse_pairs(
                 mv: mv.trim().to_string(),
             });
         }
-        expected.push((sq, score as i32));
+        expected.push((sq, score));
     }
-    Ok(expected)
+    Ok((expected, alone))
+}
+
+/// A score: one optional sign, then digits only (`++4` and `+-4` are typos, not scores),
+/// within -64..64. `None` when it is not a number; the range error at `column`.
+fn parse_score(text: &str, column: usize) -> Option<std::result::Result<i32, ObfError>> {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let score: i64 = text.strip_prefix('+').unwrap_or(text).parse().ok()?;
+    if !(-64..=64).contains(&score) {
+        return Some(Err(ObfError::ScoreRange { column, score }));
+    }
+    Some(Ok(score as i32))
 }
 
 /// 1-based character column of byte offset `at`.
@@ -425,6 +444,50 @@ mod tests {
             parse_obf_line(&format!("{} X; G8+18;", &FFO1[..64])).unwrap_err(),
             ObfError::BadPair { .. }
         ));
+    }
+
+    /// A score alone (`; +12;`) is the expected score without a best move; it stands alone.
+    #[test]
+    fn a_score_alone() {
+        let board = &FFO1[..64];
+        for (text, score) in [("+18", 18), ("-4", -4), ("0", 0), ("+0", 0), ("64", 64)] {
+            let r = parse_obf_line(&format!("{board} X; {text}; % theory"))
+                .unwrap()
+                .unwrap();
+            assert_eq!((r.score, r.expected_score()), (Some(score), Some(score)));
+            assert!(r.expected.is_empty() && r.expected_best_moves().is_empty());
+        }
+        let r = parse_obf_line(&format!("{board} X;-2")).unwrap().unwrap();
+        assert_eq!(r.score, Some(-2));
+        // A line of pairs has no score alone; its expected score is the best pair's.
+        assert_eq!(parse_obf_line(FFO1).unwrap().unwrap().score, None);
+        for (tail, column) in [
+            ("; +18; +18;", 74),
+            ("; G8:+18; +18;", 77),
+            ("; +18; G8:+18;", 74),
+        ] {
+            assert_eq!(
+                parse_obf_line(&format!("{board} X{tail}")).unwrap_err(),
+                ObfError::ExtraScore { column },
+                "{tail}"
+            );
+        }
+        assert!(matches!(
+            parse_obf_line(&format!("{board} X; -65;")).unwrap_err(),
+            ObfError::ScoreRange {
+                score: -65,
+                column: 69
+            }
+        ));
+        for typo in ["++18", "+", "1 8", "18x", "G8"] {
+            assert!(
+                matches!(
+                    parse_obf_line(&format!("{board} X; {typo};")).unwrap_err(),
+                    ObfError::BadPair { column: 69, .. }
+                ),
+                "{typo}"
+            );
+        }
     }
 
     #[test]

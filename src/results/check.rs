@@ -1,5 +1,5 @@
 //! Is a solver's answer right? Compares a result with the `MOVE:SCORE` pairs of an OBF
-//! record, accepting any of several tied best moves.
+//! record, accepting any of several tied best moves, or with the score it gives alone.
 
 use crate::board::Square;
 use crate::search::Mode;
@@ -60,6 +60,26 @@ pub fn check(
     Verdict {
         score_ok: Some(score_ok),
         moves_ok: Some(moves_ok),
+    }
+}
+
+/// Checks an answer against an OBF record's values: the score it gives alone (`alone`),
+/// which checks the score only, since no best move is known; or else its pairs
+/// (`expected`, see [`check`]).
+pub fn check_values(
+    mode: Mode,
+    expected: &[(Square, i32)],
+    alone: Option<i32>,
+    score: i32,
+    best_moves: &[Square],
+    move_scores: &[(Square, i32)],
+) -> Verdict {
+    match alone {
+        Some(value) => Verdict {
+            score_ok: Some(score == mode.class(value)),
+            moves_ok: None,
+        },
+        None => check(mode, expected, score, best_moves, move_scores),
     }
 }
 
@@ -223,6 +243,23 @@ mod tests {
         assert_eq!(
             check(Mode::Exact, &e, 18, &[], &[]),
             verdict(Some(true), Some(false))
+        );
+    }
+
+    #[test]
+    fn a_score_alone_checks_the_score_only() {
+        let ok = check_values(Mode::Exact, &[], Some(-6), -6, &sqs("A1"), &[]);
+        assert_eq!(ok, verdict(Some(true), None));
+        let wrong = check_values(Mode::Exact, &[], Some(-6), -4, &sqs("A1"), &[]);
+        assert_eq!(wrong.ok(), Some(false));
+        // In wld only the class counts: a loss by 6 is a loss.
+        let wld = check_values(Mode::Wld, &[], Some(-6), -1, &sqs("A1"), &[]);
+        assert_eq!(wld, verdict(Some(true), None));
+        // Without a score alone the pairs decide, as `check` does.
+        let e = ffo59();
+        assert_eq!(
+            check_values(Mode::Exact, &e, None, 64, &sqs("G8"), &[]),
+            check(Mode::Exact, &e, 64, &sqs("G8"), &[])
         );
     }
 }

@@ -348,6 +348,7 @@ mod tests {
             line: 7,
             position,
             expected,
+            score: None,
         };
         let mut solver = crate::search::Solver::new(crate::search::SolverOptions {
             hash_mb: 1,

@@ -13,7 +13,7 @@ pub mod machine;
 pub mod outputs;
 pub mod row;
 
-pub use check::{Verdict, check};
+pub use check::{Verdict, check, check_values};
 pub use csv_out::{CsvOut, CsvTarget, SUITE_COLUMNS};
 pub use csv_row::{BATCH_COLUMNS, BatchColumns, BatchRow, CsvRow, HEADER, RunInfo, batch_header};
 pub use machine::{MAX_HASH_MB, check_hash_mb};

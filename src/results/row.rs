@@ -1,7 +1,7 @@
 //! One solved position as the suite and the batch record it: the answer, checked against
 //! the values the input file gives, with where it came from.
 
-use super::check::{Verdict, check};
+use super::check::{Verdict, check, check_values};
 use crate::board::{ObfRecord, Position, Square};
 use crate::search::SolveResult;
 use std::path::{Path, PathBuf};
@@ -42,9 +42,10 @@ pub struct Row {
 /// The row of `result`, the answer to `record`, checked against the file's values.
 pub fn checked_row(file: &Path, index: usize, record: &ObfRecord, result: SolveResult) -> Row {
     let mode = result.mode;
-    let mut verdict = check(
+    let mut verdict = check_values(
         mode,
         &record.expected,
+        record.score,
         result.score,
         &result.best_moves,
         &result.move_scores,
