@@ -19,6 +19,7 @@ pub mod durable;
 pub mod engines;
 pub mod error;
 pub mod eval;
+pub mod games;
 pub mod interrupt;
 pub mod progress;
 pub mod results;

@@ -21,6 +21,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("progress", 1),
     ("board", 1),
     ("eval", 2),
+    ("games", 2),
     ("search", 3),
     ("error", 4),
     ("train", 5),
