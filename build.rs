@@ -1,5 +1,6 @@
 //! Build script: records the git revision for result files, and tells the tests which
-//! optional tools (GNU parallel, Zebra's sources) this machine lacks.
+//! optional tools and data (GNU parallel, Zebra's sources, the WTHOR games) this machine
+//! lacks.
 
 use std::path::Path;
 use std::process::Command;
@@ -13,6 +14,7 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     optional_tools();
     zebra_peer();
+    wthor_games();
     println!("cargo::rustc-env=FINALE_GIT_REV={}", git_rev());
 }
 
@@ -64,5 +66,17 @@ fn zebra_peer() {
     println!("cargo::rerun-if-changed=../shared/peers/zebra");
     if !peer.join("solve.sh").is_file() {
         println!("cargo::rustc-cfg=no_zebra_peer");
+    }
+}
+
+/// Sets `cfg(no_wthor_games)` where the WTHOR database (`../shared/games/wthor`, beside the
+/// crate) is missing, so that the tests on the real game files are reported as ignored
+/// there, with the reason, rather than passing without running.
+fn wthor_games() {
+    println!("cargo::rustc-check-cfg=cfg(no_wthor_games)");
+    let dir = Path::new("../shared/games/wthor");
+    println!("cargo::rerun-if-changed=../shared/games/wthor");
+    if !dir.join("WTH_2010.wtb").is_file() {
+        println!("cargo::rustc-cfg=no_wthor_games");
     }
 }

@@ -84,6 +84,7 @@ fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCod
             play,
             eval,
         } => generate(seed, count, empties, play, eval, stdout),
+        Command::Games(a) => games(a),
         Command::Train(a) => train(a, stdout),
         Command::TrainMpc(args) => train_mpc(args, stdout),
         Command::Perft { depth } => commands::run_perft(depth, stdout).map(|_| ExitCode::SUCCESS),

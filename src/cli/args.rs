@@ -100,6 +100,17 @@ pub(crate) enum Command {
         #[arg(long, value_name = "PATH")]
         eval: Option<PathBuf>,
     },
+    /// Read real games and write their positions as OBF lines: WTHOR files (the database of
+    /// the French Othello Federation, FFO) or lines of moves, each game replayed, its
+    /// positions with the empties asked for written once, the game's theoretical score
+    /// where it has the file's P3 empties.
+    ///
+    /// The WTHOR database is published by the French Othello Federation (FFO,
+    /// https://www.ffothello.org): credit it wherever its games are used. Damaged games
+    /// (an illegal move, a bad move byte, a truncated record) are skipped and counted,
+    /// unless --strict; a WTHOR header that is not one is an error. The summary goes to
+    /// stderr.
+    Games(GamesArgs),
     /// Train the pattern evaluation: self-play positions, labelled by exact solves and
     /// shallow searches, fitted phase by phase; prints the held-out error by empties.
     Train(TrainArgs),
@@ -453,6 +464,54 @@ pub(crate) struct BatchArgs {
     pub(crate) fsync_every: f64,
     #[command(flatten)]
     pub(crate) common: CommonArgs,
+}
+
+#[derive(Args)]
+pub(crate) struct GamesArgs {
+    /// WTHOR `.wtb` files, or text files with one game a line (`f5d6c3...`, passes not
+    /// written); WTHOR.JOU and WTHOR.TRN beside a `.wtb` name its players and tournaments.
+    #[arg(required = true, value_name = "FILE")]
+    pub(crate) files: Vec<PathBuf>,
+    /// Only WTHOR files whose games are of years A to B (or of one year).
+    #[arg(long, value_name = "A-B", value_parser = parse_years)]
+    pub(crate) years: Option<(u16, u16)>,
+    /// Positions with A to B empty squares (default: each file's P3, the depth of its
+    /// theoretical scores; lines of moves need this).
+    #[arg(long, value_name = "A-B", value_parser = parse_empties)]
+    pub(crate) empties: Option<(u32, u32)>,
+    /// Write a uniform sample of N of the distinct positions, drawn with --seed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) sample: Option<u64>,
+    /// Seed of --sample.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Only games where either player's name holds NAME (any case).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) player: Option<String>,
+    /// Only games whose tournament's name holds NAME (any case).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) tournament: Option<String>,
+    /// The directory of WTHOR.JOU and WTHOR.TRN (default: beside each .wtb file).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) names: Option<PathBuf>,
+    /// Fail on the first damaged game (naming file, game and move) instead of skipping it.
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// The OBF file to write (replaced whole, or left as it was on failure).
+    #[arg(long, value_name = "F.obf")]
+    pub(crate) out: PathBuf,
+}
+
+/// Years A-B, or one year.
+pub(crate) fn parse_years(s: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("expected years A-B or one year, with A <= B, got '{s}'");
+    let (a, b) = s.split_once('-').unwrap_or((s, s));
+    let a: u16 = a.trim().parse().map_err(|_| bad())?;
+    let b: u16 = b.trim().parse().map_err(|_| bad())?;
+    if a > b {
+        return Err(bad());
+    }
+    Ok((a, b))
 }
 
 /// A sync interval: 0 or more seconds.

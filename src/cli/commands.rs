@@ -249,6 +249,24 @@ pub(crate) fn generate(
     Ok(ExitCode::SUCCESS)
 }
 
+pub(crate) fn games(a: GamesArgs) -> finale::Result<ExitCode> {
+    let options = commands::GamesOptions {
+        files: a.files,
+        years: a.years,
+        empties: a.empties,
+        // More than the positions there can be is all of them.
+        sample: a.sample.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        seed: a.seed,
+        player: a.player,
+        tournament: a.tournament,
+        names: a.names,
+        strict: a.strict,
+        out: a.out,
+    };
+    commands::run_games(&options, &mut std::io::stderr())?;
+    Ok(ExitCode::SUCCESS)
+}
+
 pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
     let play_eval = match a.play {
         TrainPlayArg::Random => None,

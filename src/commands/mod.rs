@@ -1,7 +1,7 @@
 //! The library side of each `finale` subcommand, one module per command: [`solve`],
 //! [`suite`] (with its [`variant`]s, which may be other engines from [`crate::engines`]),
 //! [`bench`](mod@bench), [`evaluate`] (`finale eval`), [`compare`], [`report`],
-//! [`calibrate`], [`generate`], [`train`], [`train_mpc`] and [`timed_perft`] (`finale
+//! [`calibrate`], [`generate`], [`games`] (real games as positions), [`train`], [`train_mpc`] and [`timed_perft`] (`finale
 //! perft`; the count itself is [`crate::board::perft()`]). Beside them what several commands share: the
 //! search and thread flags ([`switches`]), the reading of run CSVs back ([`run_csv`]) and
 //! of exact answers as labels ([`labels`]). `finale batch` and `finale merge` live in
@@ -14,6 +14,7 @@ pub mod bench;
 pub mod calibrate;
 pub mod compare;
 pub mod evaluate;
+pub mod games;
 pub mod generate;
 pub mod labels;
 pub mod report;
@@ -28,6 +29,7 @@ pub mod variant;
 
 pub use bench::{BenchSummary, run_bench};
 pub use compare::{Comparison, run_compare};
+pub use games::{GamesOptions, run_games};
 pub use generate::run_generate;
 pub use report::run_report;
 pub use solve::{SolveInput, SolveOutcome, SolveSettings, run_solve};

@@ -6,6 +6,7 @@ use thiserror::Error;
 mod batch;
 mod calibrate;
 mod compare;
+mod games;
 mod labels;
 mod request;
 mod results;
@@ -16,6 +17,7 @@ pub use crate::board::error::{MovesError, ObfError, ReadError};
 pub use batch::BatchError;
 pub use calibrate::CalibrateError;
 pub use compare::CompareError;
+pub use games::GamesError;
 pub use labels::LabelsError;
 pub use request::RequestError;
 pub use results::ResultsError;
@@ -76,6 +78,9 @@ pub enum Error {
     /// A batch, merge or shard error.
     #[error(transparent)]
     Batch(#[from] BatchError),
+    /// A `games` error: a WTHOR header, a damaged game under --strict, names.
+    #[error(transparent)]
+    Games(#[from] GamesError),
     /// A results error (the suite CSV's default name).
     #[error(transparent)]
     Results(#[from] ResultsError),
