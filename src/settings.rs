@@ -407,16 +407,6 @@ pub const SPLIT_CUT_MARGIN_MANY: i32 = -4;
 /// ordering value, so nodes of 12 empties split at once on the type alone; from 13 only:
 /// 53.3, x1.170, 10.9 (results/parallel/2026-11-27-span/at-once/).
 pub const SPLIT_ALL_AT_ONCE_MARGIN: i32 = 4;
-/// From this many threads on, each probe of a selective pass shares out all the root's
-/// moves at once rather than its first move alone (`search/root.rs`). The trade, by
-/// Brent's bound T1 / (W_P / P + S): it shortens the span S and adds speculative work to
-/// W_P, so it pays from the P where the span saved exceeds the work added over P.
-/// Work-and-span account and `--threads 64 --oversubscribe` runs
-/// (results/parallel/2026-11-29-root-at-once/): tuning set of 23-26 empties (seed 4949),
-/// span 14.62 -> 12.90 M and W_64 +3.5 % of T1 (1,438.2 M), even at P = 29; FFO 40-59,
-/// span 58.76 -> 49.73 M. At 16 threads the bound is met without it (13.0), and the
-/// 16-thread node counts stay as they were.
-pub const ROOT_AT_ONCE_MIN_THREADS: usize = 32;
 /// From [`SPLIT_MANY_THREADS`] on, a node of this many empties or more in a selective
 /// pass runs the evaluation ordering's searches of its children all at once,
 /// each from the ordering's floor up, rather than one after another, each window narrowed

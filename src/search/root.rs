@@ -8,7 +8,6 @@ use super::ordering::scored_moves;
 use super::state::Search;
 use crate::board::kernels::Portable;
 use crate::board::{Board, Square};
-use crate::settings::ROOT_AT_ONCE_MIN_THREADS;
 use std::sync::Mutex;
 
 /// A root move and what is proven about its score (in the mode's terms).
@@ -130,23 +129,9 @@ pub(super) fn probe_until_exact(
 /// threads searched 30 % more nodes than one thread in its 87 % pass, whose best move
 /// the 73 % pass had ranked low (1 826.9 M nodes at one thread; 1 995.5 M at two with
 /// the root split when the last pass expected no other move within `SPLIT_CUT_MARGIN`
-/// of beta, 1 866.9 M without). From [`ROOT_AT_ONCE_MIN_THREADS`] on, a selective
-/// pass's probe shares out all its moves at once, the first included
-/// ([`root_at_once`]). The one rule of every split at the root.
+/// of beta, 1 866.9 M without). The one rule of every split at the root.
 pub(super) fn root_should_split(s: &Search, searched: bool, n: u32) -> bool {
-    (searched || root_at_once(s)) && s.many_threads() && s.can_split(n, 2)
-}
-
-/// Whether a probe shares out its first move with the others: in a selective pass, with
-/// [`ROOT_AT_ONCE_MIN_THREADS`] threads or more. There the first move's subtree is a long
-/// chain of the pass's span, and threads enough are left over for the others.
-fn root_at_once(s: &Search) -> bool {
-    s.level.is_probcut() && s.split_workers >= ROOT_AT_ONCE_MIN_THREADS
-}
-
-/// Whether the last pass expects `m` to fall short of `beta`.
-fn expected_short(m: &RootMove, beta: i32) -> bool {
-    m.prior.is_some_and(|p| p < 2 * beta)
+    searched && s.many_threads() && s.can_split(n, 2)
 }
 
 /// Sorts the root's moves most promising first: best proven lower bound, then best upper
@@ -182,10 +167,7 @@ fn probe_root(
                 if s.span.in_turn() {
                     split = Some(s.span.split_begin(s.nodes));
                 } else {
-                    // Shared out at once, the first move is still the best hope, unless
-                    // the last pass expects it to fall short.
-                    let first = !searched && !expected_short(&root[k], beta);
-                    let failed_high = probe_shared(s, &mut root[k..], n, mode, beta, first);
+                    let failed_high = probe_shared(s, &mut root[k..], n, mode, beta);
                     return (!s.stopped).then_some(failed_high);
                 }
             }
@@ -272,16 +254,8 @@ fn settle_ties_shared(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode,
 /// One probe "is the score at least `beta`?" over `moves` (those of the root still in
 /// question, in order, the first of which fell short) on every thread: the first to reach
 /// beta cancels the rest. Records every finished answer in the moves' bounds; returns
-/// true when one reached beta. With `first`, the first of `moves` is searched as the one
-/// expected to reach beta.
-fn probe_shared(
-    s: &mut Search,
-    moves: &mut [RootMove],
-    n: u32,
-    mode: Mode,
-    beta: i32,
-    first: bool,
-) -> bool {
+/// true when one reached beta.
+fn probe_shared(s: &mut Search, moves: &mut [RootMove], n: u32, mode: Mode, beta: i32) -> bool {
     s.all_nodes = AllNodes::below_root_move(n - 1, false);
     let todo: Vec<usize> = (0..moves.len())
         .filter(|&k| moves[k].upper >= beta)
@@ -289,7 +263,6 @@ fn probe_shared(
     let children: Vec<Board> = todo.iter().map(|&k| moves[k].child).collect();
     let results = Mutex::new(Vec::new());
     s.share_out(children.len(), |h, i| {
-        h.all_nodes = AllNodes::below_root_move(n - 1, first && todo[i] == 0);
         let r = probe_bound(
             mode,
             -h.search(children[i], -beta, -(beta - 1), n - 1),
@@ -355,27 +328,6 @@ mod tests {
                 s.split_workers = threads;
                 assert_eq!(root_should_split(s, true, 20), splits, "{threads} threads");
                 assert!(!root_should_split(s, false, 20));
-            }
-        });
-    }
-
-    #[test]
-    fn only_a_selective_pass_with_very_many_threads_shares_out_a_probes_first_move() {
-        use crate::search::Level;
-        with_test_search(|s| {
-            for level in [Level::probcut(0), Level::probcut(1), Level::EXACT] {
-                s.level = level;
-                let at = ROOT_AT_ONCE_MIN_THREADS;
-                for threads in [1, 2, 3, 16, at - 1, at, 64] {
-                    s.split_workers = threads;
-                    let at_once = level.is_probcut() && threads >= at;
-                    assert_eq!(
-                        root_should_split(s, false, 20),
-                        at_once,
-                        "{level:?} {threads}"
-                    );
-                    assert_eq!(root_should_split(s, true, 20), threads >= 3);
-                }
             }
         });
     }
