@@ -4,8 +4,9 @@
 Usage: eval-error.py EVAL_CSV EXACT_CSV [EXACT_CSV ...]
 
 EVAL_CSV is written by `finale eval --file F --depth D --csv EVAL_CSV`. Each EXACT_CSV is a
-`finale calibrate` CSV (columns board, exact_score) or a `finale suite` CSV of exact solves
-(columns board, side, score). Positions are matched by board and side to move; the exact
+`finale calibrate` CSV (columns board, exact_score), a `finale suite` or `finale batch` CSV
+of exact solves (columns board, side, score), or an OBF file whose lines give a score alone
+(`BOARD SIDE; +12;`, as `finale games` writes WTHOR's theoretical scores). Positions are matched by board and side to move; the exact
 scores come from the solver, never from the evaluation. Prints rms and mean error in discs
 per empties count and per band, and the positions that had no exact score.
 """
@@ -19,9 +20,29 @@ def key(board, side):
     return board.strip() + " " + side.strip()
 
 
+def obf_scores(path):
+    """(board, side, score) of each OBF line that gives a score alone."""
+    with open(path) as f:
+        for line in f:
+            fields = line.split("%", 1)[0].split(";")
+            if len(fields) < 2 or not fields[1].strip():
+                continue
+            score = fields[1].strip()
+            if ":" in score:
+                continue
+            board, side = fields[0].split()
+            yield board, side, score
+
+
 def exact_scores(paths):
     exact = {}
     for path in paths:
+        if path.endswith(".obf"):
+            for board, side, score in obf_scores(path):
+                k = key(board, side)
+                if exact.setdefault(k, int(score)) != int(score):
+                    sys.exit(f"eval-error: {path}: two exact scores for {k}")
+            continue
         with open(path, newline="") as f:
             for row in csv.DictReader(f):
                 if "exact_score" in row:

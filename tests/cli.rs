@@ -792,6 +792,66 @@ fn train_refuses_to_replace_weights_unless_forced() {
     assert_eq!(fs::read_to_string(&path).expect("kept"), "keep me");
 }
 
+/// `train --real`: a score given alone labels its position (two WTHOR 2010 positions at 24
+/// empties with their theoretical scores, which a depth-4 label would not give exactly),
+/// a line without one is labelled by the search, the weight file names the file, and a
+/// missing file is one error naming it.
+#[test]
+fn train_on_real_positions_takes_their_given_scores() {
+    let real = "--O-X------O-O--XXXOOOOOXXOOOOOOXXOOOOOOXXXOOOOO--XXO------X---- X; +8; % 2010 game 1\n\
+                ---OOX----OOXX---OOXXXOO-OXXXXXOO-XOXOOO--XXOOOO--XXXX------XX-- X; -22; % 2010 game 2\n\
+                ---OOX----OOXX---OOXXXOO-OXXXXXOOXXXXXOOX-XXXOOOX-XXXX------XX-- X;\n";
+    let (dir, obf) = temp_file("real.obf", real);
+    let (w, data) = (dir.path().join("w.bin"), dir.path().join("d.csv"));
+    let out = finale()
+        .args(["train", "--games", "10", "--generations", "1"])
+        .args(["--exact-max-empties", "4", "--no-progress", "--real"])
+        .arg(&obf)
+        .arg("--out")
+        .arg(&w)
+        .arg("--data")
+        .arg(&data)
+        .output()
+        .expect("finale runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "stderr: {stderr}");
+    assert!(
+        stdout.contains("real.obf (3 positions)"),
+        "stdout: {stdout}"
+    );
+    let rows = fs::read_to_string(&data).expect("data written");
+    let label = |board: &str| {
+        let row = rows
+            .lines()
+            .find(|l| l.contains(board))
+            .unwrap_or_else(|| panic!("no row for {board}"));
+        row.split(',').nth(3).expect("label column").to_string()
+    };
+    assert_eq!(
+        label("--O-X------O-O--XXXOOOOOXXOOOOOOXXOOOOOOXXXOOOOO--XXO------X----"),
+        "8"
+    );
+    assert_eq!(
+        label("---OOX----OOXX---OOXXXOO-OXXXXXOO-XOXOOO--XXOOOO--XXXX------XX--"),
+        "-22"
+    );
+    label("---OOX----OOXX---OOXXXOO-OXXXXXOOXXXXXOOX-XXXOOOX-XXXX------XX--");
+    assert_bad_input(
+        finale()
+            .args([
+                "train",
+                "--games",
+                "5",
+                "--real",
+                "/nonexistent/real.obf",
+                "--out",
+            ])
+            .arg(dir.path().join("x.bin")),
+        &["/nonexistent/real.obf"],
+    );
+}
+
 /// A save that fails as on a full disk (a file size limit of a few kB, under which writes
 /// fail as they do on a full disk) leaves the old weights and no temporary file.
 #[cfg(unix)]

@@ -135,6 +135,7 @@ fn tiny_training(
             ..Default::default()
         },
         play_eval: None,
+        real: None,
         generations: 1,
         threads,
         progress: false,
@@ -174,6 +175,7 @@ fn eval_play_training_with_conjugate_gradients_is_reproducible_and_learns() {
                 ..Default::default()
             },
             play_eval: Some(Evaluator::shipped().expect("built-in weights")),
+            real: None,
             generations: 1,
             threads,
             progress: false,
@@ -217,6 +219,7 @@ fn training_with_mobility_tables_writes_set_3_that_loads_and_learns() {
             ..Default::default()
         },
         play_eval: None,
+        real: None,
         generations: 1,
         threads: 2,
         progress: false,
@@ -258,6 +261,7 @@ fn generations_chain_each_one_on_the_weights_before_and_resume_from_a_saved_one(
             ..Default::default()
         },
         play_eval: None,
+        real: None,
         generations: 2,
         threads: 2,
         progress: false,

@@ -249,6 +249,11 @@ pub(crate) struct TrainArgs {
     /// No progress bar (it is shown on stderr only when stderr is a terminal).
     #[arg(long)]
     pub(crate) no_progress: bool,
+    /// Also train on the positions of this OBF file (repeatable), e.g. real games' from
+    /// `finale games`: a score given alone labels its position, the others are labelled
+    /// as self-play positions are.
+    #[arg(long, value_name = "OBF")]
+    pub(crate) real: Vec<PathBuf>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -272,6 +272,18 @@ pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCo
         TrainPlayArg::Random => None,
         TrainPlayArg::Eval => Some(load_eval(a.play_eval.clone())?),
     };
+    let real = if a.real.is_empty() {
+        None
+    } else {
+        let mut files = Vec::new();
+        for p in &a.real {
+            files.push((
+                p.display().to_string(),
+                finale::board::parse::read_obf_file(p)?,
+            ));
+        }
+        Some(finale::train::real::RealPositions::from_records(files))
+    };
     let options = finale::train::TrainOptions {
         seed: a.seed,
         games: a.games,
@@ -289,6 +301,7 @@ pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCo
         mobility: a.mobility,
         own_phase: a.own_phase,
         play_eval: play_eval.as_deref(),
+        real: real.as_ref(),
         generations: a.generations,
         threads: Threads::workers(a.threads.map(|t| t as usize)).running,
         progress: !a.no_progress,

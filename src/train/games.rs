@@ -97,7 +97,11 @@ fn self_play(
             b = b.pass();
             continue;
         }
-        out.push(Sample { game, board: b });
+        out.push(Sample {
+            game,
+            board: b,
+            known: None,
+        });
         b = next(&mut rng, &b, moves, ply < opening);
         ply += 1;
     }
@@ -114,6 +118,9 @@ pub struct Sample {
     pub game: u32,
     /// The board, side to move first; it has a legal move.
     pub board: Board,
+    /// Its exact score for the side to move, when known before labelling (a real game's
+    /// theoretical score, see [`real`](super::real)); self-play positions have none.
+    pub known: Option<i8>,
 }
 
 use crate::settings::{

@@ -11,6 +11,7 @@ mod labels;
 pub mod mpc;
 mod options;
 mod phase;
+pub mod real;
 
 use crate::error::{Error, Result, TrainError};
 use crate::eval::Evaluator;
@@ -151,7 +152,8 @@ pub fn train(
     Ok((file, table))
 }
 
-/// Plays `o.games` games on `pool` and returns their positions by empties.
+/// Plays `o.games` games on `pool` and returns their positions, and the real ones, by
+/// empties.
 fn play_games(
     o: &TrainOptions,
     pool: &rayon::ThreadPool,
@@ -178,6 +180,12 @@ fn play_games(
     let mut by_empties: Vec<Vec<Sample>> = vec![Vec::new(); 61];
     for s in samples {
         by_empties[s.board.empty_count() as usize].push(s);
+    }
+    // Numbered after the games, so that one real position in ten is held out too.
+    let real = o.real.map_or(&[][..], |r| &r.samples[..]);
+    for (i, s) in real.iter().enumerate() {
+        let game = o.games.wrapping_add(i as u32);
+        by_empties[s.board.empty_count() as usize].push(Sample { game, ..*s });
     }
     Ok(by_empties)
 }

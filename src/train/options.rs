@@ -28,6 +28,8 @@ pub struct TrainOptions<'a> {
     /// Games of the first generation played by eval play with these weights (see
     /// [`games::eval_play_choice`](super::games::eval_play_choice)); without, randomised fastest-first games.
     pub play_eval: Option<&'a Evaluator>,
+    /// Real positions trained on beside the self-play ones, in every generation.
+    pub real: Option<&'a super::real::RealPositions>,
     /// Generations (at least 1; [`train`](super::train()) runs one): each after the first plays its games
     /// by eval play with the weights of the one before.
     pub generations: u32,
@@ -55,8 +57,16 @@ pub fn command_line(o: &TrainOptions) -> String {
     // Flags off by default are named only when on, so that older recipes keep their line.
     let mobility = if o.mobility { " --mobility" } else { "" };
     let own_phase = if o.own_phase { " --own-phase" } else { "" };
+    let real = match o.real {
+        Some(r) => format!(
+            " --real {} ({} positions)",
+            r.files.join(" --real "),
+            r.samples.len()
+        ),
+        None => String::new(),
+    };
     format!(
-        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {} --l2 {} --fit {fit}{mobility}{own_phase} --generations {}{play}",
+        "finale train --seed {} --games {} --exact-max-empties {} --label-depth {} --epochs {} --l2 {} --fit {fit}{mobility}{own_phase}{real} --generations {}{play}",
         o.seed, o.games, o.exact_max_empties, o.label_depth, o.fit.epochs, o.fit.l2, o.generations
     )
 }

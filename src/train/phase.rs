@@ -228,7 +228,8 @@ impl Fitting {
     }
 }
 
-/// Exact scores of `list`, in evaluation units (0 for positions left once stopped).
+/// Exact scores of `list` (a known score as it is), in evaluation units (0 for positions
+/// left once stopped).
 fn exact_labels(o: &TrainOptions, bar: &ProgressBar, list: &[Sample]) -> Vec<i32> {
     let stop = &o.interrupt;
     list.par_iter()
@@ -246,13 +247,17 @@ fn exact_labels(o: &TrainOptions, bar: &ProgressBar, list: &[Sample]) -> Vec<i32
                     return 0;
                 }
                 bar.inc(1);
-                exact_value(solver, s.board) * UNITS_PER_DISC
+                let v = s
+                    .known
+                    .map_or_else(|| exact_value(solver, s.board), i32::from);
+                v * UNITS_PER_DISC
             },
         )
         .collect()
 }
 
-/// Values of `list` by a search of `o.label_depth` with `eval` (0 once stopped).
+/// Values of `list` by a search of `o.label_depth` with `eval`, or their known exact
+/// scores (0 once stopped).
 fn searched_labels(
     o: &TrainOptions,
     bar: &ProgressBar,
@@ -266,7 +271,10 @@ fn searched_labels(
                 return 0;
             }
             bar.inc(1);
-            evaluated_value(eval, s.board, o.label_depth).0
+            match s.known {
+                Some(v) => i32::from(v) * UNITS_PER_DISC,
+                None => evaluated_value(eval, s.board, o.label_depth).0,
+            }
         })
         .collect()
 }
