@@ -3,4 +3,5 @@
 
 pub(crate) mod args;
 pub(crate) mod commands;
+pub(crate) mod train_args;
 pub(crate) mod usage;
