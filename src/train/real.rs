@@ -1,7 +1,8 @@
 //! Real positions in training (`finale train --real F.obf`): positions of tournament games,
 //! as `finale games` writes them, trained on beside the self-play positions. A line that
-//! gives a score alone (a game's theoretical score at its depth) is labelled by that score;
-//! the others are labelled as self-play positions are.
+//! gives its score (alone, as a game's theoretical score at its depth, or as its best
+//! listed move's) is labelled by that score; the others are labelled as self-play
+//! positions are.
 
 use super::games::Sample;
 use crate::board::parse::ObfRecord;
