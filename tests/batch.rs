@@ -1346,6 +1346,7 @@ fn a_selective_batch_is_refused_by_the_library_and_the_cli() {
         inputs: vec![suite("fforum-1-19.obf")],
         out: out.clone(),
         mode: finale::search::Mode::Exact,
+        label_depth: None,
         hash_mb: 16,
         threads: 1,
         time_limit: None,

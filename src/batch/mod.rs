@@ -1,7 +1,8 @@
-//! Overnight batches: resumable, sharded solving of many positions into one CSV, and the
-//! merging of several such CSVs.
+//! Overnight batches: resumable, sharded solving (or labelling by a depth-limited search)
+//! of many positions into one CSV, and the merging of several such CSVs.
 
 mod input;
+mod label;
 pub mod merge;
 mod options;
 pub mod output;
@@ -13,7 +14,7 @@ mod summary;
 mod worker;
 
 pub use merge::{MergeSummary, run_merge};
-pub use options::BatchOptions;
+pub use options::{BatchOptions, MAX_LABEL_DEPTH, label_mode};
 pub use output::BatchOut;
 pub use run::run_batch;
 pub use shard::Shard;

@@ -16,6 +16,10 @@ pub struct BatchOptions {
     pub out: PathBuf,
     /// What to solve for.
     pub mode: Mode,
+    /// Instead of solving, label each position by a search this many moves deep with the
+    /// evaluation at its leaves ([`crate::search::evaluated_value`]): training labels,
+    /// written as rows of mode `depthD` whose score is the value rounded to discs.
+    pub label_depth: Option<u32>,
     /// Table size per worker thread, in MB.
     pub hash_mb: usize,
     /// Positions solved at once (one thread each).
@@ -37,4 +41,23 @@ pub struct BatchOptions {
     /// and the rows written stay a valid output to resume from. A failed write sets it
     /// too, to stop every worker (the run then returns that error): give each run its own.
     pub interrupt: Interrupt,
+}
+
+impl BatchOptions {
+    /// What the output's `mode` column calls this run's rows: `exact`, `wld`, `all`, or
+    /// `depthD` for labels.
+    pub fn row_mode(&self) -> String {
+        match self.label_depth {
+            Some(depth) => label_mode(depth),
+            None => self.mode.name().to_string(),
+        }
+    }
+}
+
+/// The deepest label search (`--label-depth`): a search without a table grows fast.
+pub const MAX_LABEL_DEPTH: u32 = 12;
+
+/// The `mode` column of labels searched `depth` moves deep: `depth8`.
+pub fn label_mode(depth: u32) -> String {
+    format!("depth{depth}")
 }

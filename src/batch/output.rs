@@ -17,7 +17,6 @@ use super::resume::resume;
 use crate::durable;
 use crate::error::{BatchError, Error, Result};
 use crate::results::{BatchRow, batch_header};
-use crate::search::Mode;
 use crate::settings::BATCH_OUTPUT_CHECK_MS;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -54,7 +53,7 @@ impl BatchOut {
     /// reads or changes anything. Rows are synced every
     /// [`BATCH_FSYNC_SECONDS`](crate::settings::BATCH_FSYNC_SECONDS) unless
     /// [`BatchOut::sync_every`] says otherwise.
-    pub fn open(path: &Path, mode: Mode) -> Result<(BatchOut, Resumed)> {
+    pub fn open(path: &Path, mode: &str) -> Result<(BatchOut, Resumed)> {
         let io = |source| Error::Write {
             path: path.to_path_buf(),
             source,
@@ -275,7 +274,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
         {
-            let (mut out, r) = BatchOut::open(&path, Mode::Exact).unwrap();
+            let (mut out, r) = BatchOut::open(&path, "exact").unwrap();
             assert!(r.done.is_empty());
             out.write_record(&row("f5")).unwrap();
         }
@@ -283,12 +282,12 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"1,x.obf,20,X,exact,+4").unwrap();
         drop(f);
-        let (mut out, r) = BatchOut::open(&path, Mode::Exact).unwrap();
+        let (mut out, r) = BatchOut::open(&path, "exact").unwrap();
         assert_eq!(r.done, HashSet::from([key("f5")]));
         assert_eq!(r.dropped_bytes, 21);
         out.write_record(&row("f5d6")).unwrap();
         drop(out);
-        let (_, r) = BatchOut::open(&path, Mode::Exact).unwrap();
+        let (_, r) = BatchOut::open(&path, "exact").unwrap();
         assert_eq!(r.done, HashSet::from([key("f5"), key("f5d6")]));
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 3);
@@ -302,6 +301,8 @@ mod tests {
         let path = dir.path().join("out.csv");
         let (exact, a) = row_of("f5", "exact");
         let (wld, b) = row_of("f5d6", "wld");
+        // Labels of one depth are not those of another.
+        let (label, d) = row_of("f5d6c3", "depth8");
         // A malformed line's row: no mode, no side, its text's key.
         let text = "not a position";
         let c = line_key(text);
@@ -311,15 +312,18 @@ mod tests {
         set(&mut error, "status", "error: in.obf:1: bad".into());
         set(&mut error, "line", "1".into());
         {
-            let (mut out, _) = BatchOut::open(&path, Mode::Exact).unwrap();
+            let (mut out, _) = BatchOut::open(&path, "exact").unwrap();
             out.write_record(&exact).unwrap();
             out.write_record(&wld).unwrap();
+            out.write_record(&label).unwrap();
             out.write_record(&error).unwrap();
         }
         for (mode, done) in [
-            (Mode::Exact, HashSet::from([a, c])),
-            (Mode::Wld, HashSet::from([b, c])),
-            (Mode::All, HashSet::from([c])),
+            ("exact", HashSet::from([a, c])),
+            ("wld", HashSet::from([b, c])),
+            ("all", HashSet::from([c])),
+            ("depth8", HashSet::from([d, c])),
+            ("depth10", HashSet::from([c])),
         ] {
             let (_, r) = BatchOut::open(&path, mode).unwrap();
             assert_eq!(r.done, done, "{mode:?}");
@@ -331,31 +335,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("other.csv");
         std::fs::write(&path, "a,b,c\n1,2,3\n").unwrap();
-        let err = BatchOut::open(&path, Mode::Exact)
-            .err()
-            .unwrap()
-            .to_string();
+        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
         assert!(err.contains("other.csv:1"), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b,c\n1,2,3\n");
 
         // A foreign file whose last line has no newline keeps that line.
         let path = dir.path().join("notes.csv");
         std::fs::write(&path, "a,b\n1,2").unwrap();
-        assert!(BatchOut::open(&path, Mode::Exact).is_err());
+        assert!(BatchOut::open(&path, "exact").is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2");
         let path = dir.path().join("oneline.txt");
         std::fs::write(&path, "precious").unwrap();
-        assert!(BatchOut::open(&path, Mode::Exact).is_err());
+        assert!(BatchOut::open(&path, "exact").is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
 
         let path = dir.path().join("damaged.csv");
         let mut text = batch_header().join(",") + "\n";
         text += "short,row\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path, Mode::Exact)
-            .err()
-            .unwrap()
-            .to_string();
+        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
         assert!(err.contains("damaged.csv:2"), "{err}");
 
         // A value that is not of its column's type: not a row a finale wrote.
@@ -369,10 +367,7 @@ mod tests {
             + &fields.join(",")
             + "\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path, Mode::Exact)
-            .err()
-            .unwrap()
-            .to_string();
+        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
         assert!(
             err.ends_with(
                 "bad-value.csv:3: bad nodes; not appending to a file that may be damaged"
@@ -387,10 +382,7 @@ mod tests {
         *fields.last_mut().unwrap() = "\"F4".into();
         let text = batch_header().join(",") + "\n" + &fields.join(",") + "\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path, Mode::Exact)
-            .err()
-            .unwrap()
-            .to_string();
+        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
         assert!(
             err.contains("open-quote.csv:2: the last row ends inside a quoted"),
             "{err}"
@@ -402,7 +394,7 @@ mod tests {
     fn syncs_at_the_interval() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let (mut out, _) = BatchOut::open(&path, Mode::Exact).unwrap();
+        let (mut out, _) = BatchOut::open(&path, "exact").unwrap();
         assert_eq!(out.syncs, 1, "a new file is synced with its header");
         out.sync_every(Duration::ZERO);
         for moves in ["f5", "f5d6", "f5d6c3"] {
@@ -421,18 +413,15 @@ mod tests {
     fn one_writer_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let (first, _) = BatchOut::open(&path, Mode::Exact).unwrap();
-        let err = BatchOut::open(&path, Mode::Exact)
-            .err()
-            .unwrap()
-            .to_string();
+        let (first, _) = BatchOut::open(&path, "exact").unwrap();
+        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
         assert!(
             err.starts_with(&format!("{}: another finale batch", path.display())),
             "{err}"
         );
         drop(first);
         assert!(
-            BatchOut::open(&path, Mode::Exact).is_ok(),
+            BatchOut::open(&path, "exact").is_ok(),
             "the lock goes with the file"
         );
     }
@@ -443,7 +432,7 @@ mod tests {
         if !null.exists() {
             return;
         }
-        let (mut out, resumed) = BatchOut::open(null, Mode::Exact).unwrap();
+        let (mut out, resumed) = BatchOut::open(null, "exact").unwrap();
         assert!(resumed.done.is_empty());
         out.write_record(&row("f5")).unwrap();
         out.sync().unwrap();

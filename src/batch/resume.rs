@@ -7,7 +7,6 @@ use crate::durable;
 use crate::error::{BatchError, Error, Result};
 use crate::results::batch_header;
 use crate::results::csv_in::read_batch_row;
-use crate::search::Mode;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
@@ -27,7 +26,7 @@ pub struct Resumed {
 /// the keys done for `mode`, and the bytes of whole rows, where the next row goes. A file
 /// with no whole row must be empty or a cut header; a torn last row is dropped only from
 /// a file that checked out as ours, and a refused file is left as it was.
-pub(super) fn resume(path: &Path, file: &mut File, mode: Mode) -> Result<(Resumed, u64)> {
+pub(super) fn resume(path: &Path, file: &mut File, mode: &str) -> Result<(Resumed, u64)> {
     let io = |source| Error::Write {
         path: path.to_path_buf(),
         source,
@@ -88,7 +87,7 @@ fn header_fault(found: &csv::StringRecord) -> Option<String> {
 ///
 /// The text is read with an end marker after it: a file whose last line ends inside a
 /// quoted field reads as whole rows without it, but would swallow the rows appended next.
-fn read_keys(path: &Path, text: impl Read, mode: Mode) -> Result<HashSet<u64>> {
+fn read_keys(path: &Path, text: impl Read, mode: &str) -> Result<HashSet<u64>> {
     let text = text.chain(b"finale-end-of-file\n".as_slice());
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
     let bad = |line: u64, what: String| {
@@ -144,7 +143,7 @@ const END: &str = "finale-end-of-file";
 fn record_key(
     record: &csv::StringRecord,
     fields: usize,
-    mode: Mode,
+    mode: &str,
 ) -> std::result::Result<Option<u64>, (Option<u64>, String)> {
     if record.len() != fields {
         let what = format!("malformed row ({} fields, expected {fields})", record.len());
@@ -167,5 +166,5 @@ fn record_key(
         }
     })?;
     // A malformed line's row has no mode: it stands for every mode.
-    Ok((row.0.mode == mode.name() || row.0.mode.is_empty()).then_some(key))
+    Ok((row.0.mode == mode || row.0.mode.is_empty()).then_some(key))
 }

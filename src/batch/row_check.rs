@@ -9,8 +9,9 @@
 //! seconds, scores in -64..=64 (a `solved` row has one, a `timeout` row none), and best,
 //! expected and probable moves that are squares. A malformed line's `error` row: the key
 //! of its text (in the board column) and no mode or a known one. The parity of a score is
-//! not checked.
+//! not checked. A label row's mode is `depthD` with D at most [`MAX_LABEL_DEPTH`].
 
+use super::options::{MAX_LABEL_DEPTH, label_mode};
 use crate::board::Position;
 use crate::board::Square;
 use crate::board::key::{key_hex, line_key, parse_key, position_key};
@@ -53,7 +54,10 @@ pub fn check_row(row: &BatchRow<&str>) -> Result<u64, RowFault> {
     }
     check_position(r, key)?;
     if !is_mode(r.mode) {
-        return fault("mode", format!("{:?} is not exact, wld or all", r.mode));
+        return fault(
+            "mode",
+            format!("{:?} is not exact, wld, all or depthD", r.mode),
+        );
     }
     match (solved, r.score) {
         (true, None) => return fault("score", "a solved row has a score".into()),
@@ -80,7 +84,10 @@ fn check_error_row(row: &BatchRow<&str>, key: u64) -> Result<u64, RowFault> {
         );
     }
     if !r.mode.is_empty() && !is_mode(r.mode) {
-        return fault("mode", format!("{:?} is not exact, wld or all", r.mode));
+        return fault(
+            "mode",
+            format!("{:?} is not exact, wld, all or depthD", r.mode),
+        );
     }
     let own = line_key(r.board);
     if own != key {
@@ -152,9 +159,14 @@ fn check_answer(row: &BatchRow<&str>) -> Result<(), RowFault> {
     Ok(())
 }
 
-/// Whether `text` names a mode a batch solves.
+/// Whether `text` names a mode a batch solves, or labels of a depth it searches.
 fn is_mode(text: &str) -> bool {
-    MODES.iter().any(|m| m.name() == text)
+    let label = text
+        .strip_prefix("depth")
+        .filter(|d| d.bytes().all(|c| c.is_ascii_digit()))
+        .and_then(|d| d.parse::<u32>().ok())
+        .is_some_and(|d| label_mode(d) == text && d <= MAX_LABEL_DEPTH);
+    label || MODES.iter().any(|m| m.name() == text)
 }
 
 /// A score, if any, in -64..=64.
@@ -246,6 +258,13 @@ mod tests {
         b.probable_level = "73%".into();
         b.probable_move = "D6".into();
         assert!(written_and_checked(&(r, b)).is_ok());
+        // Labels of depth 0 and 12, with no best move.
+        for depth in ["depth0", "depth12"] {
+            let (mut r, b) = solved("f5d6");
+            r.mode = depth.into();
+            r.best_moves.clear();
+            assert!(written_and_checked(&(r, b)).is_ok(), "{depth}");
+        }
         // A malformed line's row: the key of its text, no mode, no side.
         let text = "not a position";
         let row = (
@@ -285,6 +304,11 @@ mod tests {
         assert_eq!(refused(|(r, _)| r.side = "Q".into()), "side");
         assert_eq!(refused(|(r, _)| r.mode = "bogus".into()), "mode");
         assert_eq!(refused(|(r, _)| r.mode = String::new()), "mode");
+        for label in [
+            "depth", "depth13", "depth08", "depth+8", "depth-1", "Depth8",
+        ] {
+            assert_eq!(refused(|(r, _)| r.mode = label.into()), "mode", "{label}");
+        }
         assert_eq!(refused(|(r, _)| r.best_moves = "Z9".into()), "best_moves");
         assert_eq!(
             refused(|(r, _)| r.best_moves = "C4  E6".into()),

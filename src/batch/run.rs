@@ -6,7 +6,8 @@
 //! against the one solve (`Repeats`), so that any disagreement counts as wrong.
 
 use super::input::{Item, Repeat, Repeats, items, regular_file};
-use super::options::BatchOptions;
+use super::label::labeller;
+use super::options::{BatchOptions, MAX_LABEL_DEPTH};
 use super::output::BatchOut;
 use super::summary::BatchSummary;
 use super::worker::{Done, Job, Shared, Status, worker};
@@ -41,7 +42,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let wall = Instant::now();
     // Open (and lock) the output first: a damaged or busy file stops the run before any
     // work.
-    let (mut csv, resumed) = BatchOut::open(&options.out, options.mode)?;
+    let (mut csv, resumed) = BatchOut::open(&options.out, &options.row_mode())?;
     csv.sync_every(options.fsync_every);
     let mut summary = BatchSummary {
         dropped_bytes: resumed.dropped_bytes,
@@ -62,7 +63,13 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let workers = worker_count(options, work.positions)?;
 
     let status = Status::new(options.progress, work.units, work.todo, workers);
-    let info = RunInfo::current(1, options.hash_mb);
+    // Labellers search without a table.
+    let hash_mb = if options.label_depth.is_some() {
+        0
+    } else {
+        options.hash_mb
+    };
+    let info = RunInfo::current(1, hash_mb);
     let mut dist = Distribution::new();
     let shared = Shared {
         options,
@@ -104,6 +111,14 @@ fn check_request(options: &BatchOptions) -> Result<()> {
     }
     if options.threads == 0 {
         return Err(BatchError::NoThreads.into());
+    }
+    if let Some(depth) = options.label_depth {
+        if depth > MAX_LABEL_DEPTH {
+            return Err(BatchError::LabelDepth(depth).into());
+        }
+        if options.search.eval.0.is_none() {
+            return Err(BatchError::NoEvaluation.into());
+        }
     }
     if options.search.selectivity.is_probcut() {
         // Rows are keyed by position and mode: a probable answer must not merge with or
@@ -177,7 +192,8 @@ fn count_work(
 fn worker_count(options: &BatchOptions, positions: u64) -> Result<usize> {
     let workers = usize::try_from(positions).map_or(options.threads, |p| options.threads.min(p));
     let tables_mb = (workers as u64).saturating_mul(options.hash_mb as u64);
-    if workers > 0 {
+    // Labellers search without a table.
+    if workers > 0 && options.label_depth.is_none() {
         crate::results::check_hash_mb(tables_mb).map_err(|e| {
             Error::from(BatchError::Tables {
                 workers,
@@ -277,7 +293,12 @@ fn spawn_workers<'scope, 'env>(
         let (jobs, done, flag) = (jobs.clone(), done.clone(), Arc::clone(stop));
         let spawned = std::thread::Builder::new()
             .name(format!("batch-{i}"))
-            .spawn_scoped(scope, move || worker(shared, i, &jobs, &done, &flag));
+            .spawn_scoped(scope, move || {
+                match (shared.options.label_depth, &shared.options.search.eval.0) {
+                    (Some(depth), Some(eval)) => labeller(shared, eval, depth, &jobs, &done, &flag),
+                    _ => worker(shared, i, &jobs, &done, &flag),
+                }
+            });
         match spawned {
             Ok(h) => handles.push(h),
             Err(e) => {

@@ -380,6 +380,11 @@ pub(crate) struct BatchArgs {
     /// Record malformed input lines as error rows instead of stopping.
     #[arg(long)]
     pub(crate) skip_bad: bool,
+    /// Label each position instead of solving it: the value of a search D moves deep
+    /// (0-12) with the evaluation (--eval) at its leaves, in discs rounded, as rows of mode
+    /// `depthD` (training labels; `finale eval --depth D` shows the same value).
+    #[arg(long, value_name = "D", value_parser = parse_eval_depth, conflicts_with_all = ["time_limit", "mode"])]
+    pub(crate) label_depth: Option<u32>,
     /// No progress bar.
     #[arg(long)]
     pub(crate) no_progress: bool,

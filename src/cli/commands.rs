@@ -202,6 +202,7 @@ pub(crate) fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<Exi
         inputs: args.inputs,
         out: args.out,
         mode: args.common.mode.into(),
+        label_depth: args.label_depth,
         hash_mb: args.common.hash_mb,
         threads: Threads::workers(args.threads).running,
         time_limit: args.time_limit,

@@ -23,6 +23,12 @@ pub enum BatchError {
         "--selectivity {0}: batch solves exactly only (use solve or suite for probable solves)"
     )]
     Selective(u8),
+    /// Labels asked of a search deeper than [`crate::batch::MAX_LABEL_DEPTH`].
+    #[error("batch: --label-depth {0}: at most 12 (a search without a table grows fast)")]
+    LabelDepth(u32),
+    /// Labels asked for with no evaluation to search with.
+    #[error("batch: --label-depth needs the evaluation, and no weights are loaded")]
+    NoEvaluation,
     /// Stopped on purpose (the interrupt, or a failure elsewhere that stopped the reader).
     #[error("batch: stopped")]
     Stopped,

@@ -302,6 +302,44 @@ pub fn batch_timeout(at: &BatchSource, mode: Mode, t: &TimedOut, info: &RunInfo)
     (suite, batch)
 }
 
+/// What a label search found: its value rounded to discs, its work, and the weights it
+/// used.
+pub struct LabelAnswer {
+    /// The `mode` column: `depthD`.
+    pub mode: String,
+    /// The value for the side to move, in discs.
+    pub score: i32,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub time: std::time::Duration,
+    /// The evaluation's weights, by checksum.
+    pub weights: u32,
+}
+
+/// The batch row of a label: a solved row of mode `depthD` with no best move, whose
+/// `variant` names the weights (`eval 7f48bc5d`), as labels depend on them.
+pub fn batch_label(at: &BatchSource, answer: &LabelAnswer, info: &RunInfo) -> BatchRow {
+    let secs = answer.time.as_secs_f64();
+    let suite = CsvRow {
+        mode: answer.mode.clone(),
+        score: Some(answer.score),
+        nodes: Some(answer.nodes),
+        time_s: seconds(answer.time),
+        nps: format!("{:.0}", answer.nodes as f64 / secs.max(1e-9)),
+        variant: format!("eval {:08x}", answer.weights),
+        engine: super::row::finale_engine(),
+        engine_status: "solved".into(),
+        ..CsvRow::of_position(at.index, at.file, &at.record.position, info)
+    };
+    let batch = BatchColumns {
+        status: "solved".into(),
+        line: at.record.line.to_string(),
+        ..BatchColumns::default()
+    };
+    (suite, batch)
+}
+
 /// The batch row of a malformed input line (`--skip-bad`): the file, the line's key, its
 /// text, and the error as its status.
 pub fn batch_bad_line(file: &Path, line: usize, key: u64, text: String, error: &str) -> BatchRow {

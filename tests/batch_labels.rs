@@ -1,0 +1,156 @@
+//! `finale batch --label-depth D`: each position labelled by a depth-D search with the
+//! evaluation at its leaves, checked against a plain negamax over the naive reference
+//! board with the same static evaluation at its leaves; resumed and refused as a user
+//! runs it.
+
+mod common;
+
+use common::csv_rows::rows;
+use common::reference::{self as r, RefBoard};
+use finale::eval::{Evaluator, UNITS_PER_DISC};
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_finale");
+
+fn batch(args: &[&str]) -> std::process::Output {
+    Command::new(BIN)
+        .arg("batch")
+        .args(args)
+        .arg("--no-progress")
+        .output()
+        .expect("finale runs")
+}
+
+/// The value of `b` searched `depth` moves ahead by plain negamax, no pruning: a finished
+/// game scores its disc difference, a forced pass is not counted as a move, and the leaves
+/// are the static evaluation, in evaluation units.
+fn negamax(eval: &Evaluator, b: &RefBoard, depth: u32) -> i32 {
+    if r::is_game_over(b) {
+        return r::final_score(b) * UNITS_PER_DISC;
+    }
+    if depth == 0 {
+        return eval.evaluate(&r::to_board(b));
+    }
+    let moves = r::legal_moves(b);
+    if moves.is_empty() {
+        return -negamax(eval, &r::pass(b), depth);
+    }
+    moves
+        .iter()
+        .map(|&sq| -negamax(eval, &r::play(b, sq).unwrap(), depth - 1))
+        .max()
+        .unwrap()
+}
+
+/// `b` as an OBF line, the side to move as X.
+fn obf_line(b: &RefBoard) -> String {
+    let squares: String = b
+        .iter()
+        .map(|&c| match c {
+            r::OWN => 'X',
+            r::OPP => 'O',
+            _ => '-',
+        })
+        .collect();
+    format!("{squares} X;")
+}
+
+/// Random positions of 2-40 empties (some with a pass to make or the game over) and one
+/// full board, as OBF lines, in the order written.
+fn positions() -> Vec<RefBoard> {
+    let mut rng = r::Rng::new(20261129);
+    let mut out: Vec<RefBoard> = (0..24)
+        .map(|i| r::random_position(&mut rng, [2, 3, 5, 9, 16, 24, 32, 40][i % 8]))
+        .collect();
+    let mut full = [r::OWN; 64];
+    full[..20].fill(r::OPP);
+    out.push(full);
+    out
+}
+
+fn write_input(dir: &Path, boards: &[RefBoard]) -> String {
+    let path = dir.join("in.obf");
+    let text: String = boards.iter().map(|b| obf_line(b) + "\n").collect();
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Rounds half away from zero into -64..=64, as the labels' spec says (an evaluation can
+/// go past the board's 64 discs).
+fn discs(units: i32) -> i32 {
+    ((f64::from(units) / f64::from(UNITS_PER_DISC)).round() as i32).clamp(-64, 64)
+}
+
+#[test]
+fn labels_are_the_negamax_values_of_the_static_evaluation() {
+    let eval = Evaluator::shipped().expect("the built-in weights load");
+    let dir = tempfile::tempdir().unwrap();
+    let boards = positions();
+    let input = write_input(dir.path(), &boards);
+    let out = dir.path().join("out.csv");
+    let out_s = out.to_str().unwrap();
+    for depth in [0u32, 1, 3] {
+        let d = depth.to_string();
+        let o = batch(&[
+            &input,
+            "--out",
+            out_s,
+            "--label-depth",
+            &d,
+            "--threads",
+            "2",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let all = rows(&out);
+    assert_eq!(
+        all.len(),
+        3 * boards.len(),
+        "one row per position and depth"
+    );
+    let mut passes = 0;
+    for row in &all {
+        let depth: u32 = row["mode"].strip_prefix("depth").unwrap().parse().unwrap();
+        let index: usize = row["index"].parse().unwrap();
+        let b = &boards[index - 1];
+        passes += usize::from(r::legal_moves(b).is_empty() && !r::is_game_over(b));
+        let want = discs(negamax(eval, b, depth));
+        assert_eq!(
+            row["score"].parse::<i32>().unwrap(),
+            want,
+            "position {index} at depth {depth}: {}",
+            obf_line(b)
+        );
+        assert_eq!(row["status"], "solved");
+        assert_eq!(row["best_moves"], "");
+        assert_eq!(row["variant"], format!("eval {:08x}", eval.checksum()));
+    }
+    assert!(passes > 0, "the positions include a pass to make");
+    // A rerun of any of those depths has nothing left to do.
+    let o = batch(&[&input, "--out", out_s, "--label-depth", "1"]);
+    assert!(o.status.success());
+    assert_eq!(rows(&out).len(), all.len());
+}
+
+#[test]
+fn bad_label_requests_are_one_line_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_input(dir.path(), &positions()[..2]);
+    let out = dir.path().join("out.csv");
+    let out_s = out.to_str().unwrap();
+    for extra in [
+        &["--label-depth", "13"][..],
+        &["--label-depth", "x"],
+        &["--label-depth", "4", "--time-limit", "5"],
+        &["--label-depth", "4", "--mode", "wld"],
+    ] {
+        let mut args = vec![input.as_str(), "--out", out_s];
+        args.extend_from_slice(extra);
+        let o = batch(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--label-depth"), "{extra:?}: {err}");
+        assert!(!out.exists(), "{extra:?}: nothing written");
+    }
+}
