@@ -22,27 +22,6 @@ fn batch(args: &[&str]) -> std::process::Output {
         .expect("finale runs")
 }
 
-/// The value of `b` searched `depth` moves ahead by plain negamax, no pruning: a finished
-/// game scores its disc difference, a forced pass is not counted as a move, and the leaves
-/// are the static evaluation, in evaluation units.
-fn negamax(eval: &Evaluator, b: &RefBoard, depth: u32) -> i32 {
-    if r::is_game_over(b) {
-        return r::final_score(b) * UNITS_PER_DISC;
-    }
-    if depth == 0 {
-        return eval.evaluate(&r::to_board(b));
-    }
-    let moves = r::legal_moves(b);
-    if moves.is_empty() {
-        return -negamax(eval, &r::pass(b), depth);
-    }
-    moves
-        .iter()
-        .map(|&sq| -negamax(eval, &r::play(b, sq).unwrap(), depth - 1))
-        .max()
-        .unwrap()
-}
-
 /// `b` as an OBF line, the side to move as X.
 fn obf_line(b: &RefBoard) -> String {
     let squares: String = b
@@ -115,7 +94,7 @@ fn labels_are_the_negamax_values_of_the_static_evaluation() {
         let index: usize = row["index"].parse().unwrap();
         let b = &boards[index - 1];
         passes += usize::from(r::legal_moves(b).is_empty() && !r::is_game_over(b));
-        let want = discs(negamax(eval, b, depth));
+        let want = discs(r::eval_negamax(eval, b, depth));
         assert_eq!(
             row["score"].parse::<i32>().unwrap(),
             want,

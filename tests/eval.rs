@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::reference::{self as r, RefBoard, Rng};
+use common::reference::{self as r, Rng};
 use finale::board::kernels::Isa;
 use finale::eval::mobility::PER_PHASE_MOBILITY;
 use finale::eval::pattern::{PER_PHASE, PHASES, flip_horizontal, flip_vertical, transpose};
@@ -13,25 +13,6 @@ use finale::search::{
     EvalRef, Level, Mode, SearchOptions, Solver, SolverOptions, evaluated_value_on,
 };
 use finale::train::{TrainOptions, fit::FitOptions, generation_options, train, train_generations};
-
-/// Plain negamax to `depth` with the evaluation at the leaves (a forced pass not counted).
-fn negamax(eval: &Evaluator, b: &RefBoard, depth: u32) -> i32 {
-    if r::is_game_over(b) {
-        return r::final_score(b) * finale::eval::UNITS_PER_DISC;
-    }
-    if depth == 0 {
-        return eval.evaluate(&r::to_board(b));
-    }
-    let moves = r::legal_moves(b);
-    if moves.is_empty() {
-        return -negamax(eval, &r::pass(b), depth);
-    }
-    moves
-        .iter()
-        .map(|&m| -negamax(eval, &r::play(b, m).expect("legal"), depth - 1))
-        .max()
-        .expect("a move")
-}
 
 /// Weights with structure but no training: every weight a pseudo-random small value.
 fn random_evaluator(seed: u64) -> Evaluator {
@@ -66,7 +47,7 @@ fn midgame_search_equals_plain_negamax() {
                 let n = 6 + i % 30;
                 let b = r::random_position(&mut rng, n);
                 for depth in 0..=4 {
-                    let want = negamax(&eval, &b, depth);
+                    let want = r::eval_negamax(&eval, &b, depth);
                     let (got, _) = evaluated_value_on(&eval, r::to_board(&b), depth, isa);
                     assert_eq!(got, want, "{isa} {} depth {depth}", r::show(&b));
                 }

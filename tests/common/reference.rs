@@ -360,3 +360,25 @@ pub fn parse(text: &str) -> RefBoard {
     }
     b
 }
+
+/// The value of `b` searched `depth` moves ahead by plain negamax, no pruning, with
+/// finale's static evaluation `eval` at the leaves (evaluation units): a finished game
+/// scores its disc difference, a forced pass is not counted as a move. The oracle of
+/// finale's evaluated search; only the leaves call finale.
+pub fn eval_negamax(eval: &finale::eval::Evaluator, b: &RefBoard, depth: u32) -> i32 {
+    if is_game_over(b) {
+        return final_score(b) * finale::eval::UNITS_PER_DISC;
+    }
+    if depth == 0 {
+        return eval.evaluate(&to_board(b));
+    }
+    let moves = legal_moves(b);
+    if moves.is_empty() {
+        return -eval_negamax(eval, &pass(b), depth);
+    }
+    moves
+        .iter()
+        .map(|&m| -eval_negamax(eval, &play(b, m).expect("legal"), depth - 1))
+        .max()
+        .expect("a move")
+}
