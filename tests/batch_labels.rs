@@ -94,7 +94,12 @@ fn labels_are_the_negamax_values_of_the_static_evaluation() {
         let index: usize = row["index"].parse().unwrap();
         let b = &boards[index - 1];
         passes += usize::from(r::legal_moves(b).is_empty() && !r::is_game_over(b));
-        let want = discs(r::eval_negamax(eval, b, depth));
+        // A finished position is labelled by its score; below it, finale's search rules.
+        let want = if r::is_game_over(b) {
+            r::final_score(b)
+        } else {
+            discs(r::eval_negamax(eval, b, depth))
+        };
         assert_eq!(
             row["score"].parse::<i32>().unwrap(),
             want,

@@ -1,6 +1,6 @@
 //! The batch's labelling workers (`--label-depth D`): each position is valued by a search
 //! `D` moves deep with the evaluation at its leaves instead of being solved, for training
-//! sets labelled by a resumable, shardable run. A finished game is scored exactly.
+//! sets labelled by a resumable, shardable run. A finished position is scored exactly.
 
 use super::worker::{Done, Job, Shared};
 use crate::eval::{Evaluator, UNITS_PER_DISC};

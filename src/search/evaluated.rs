@@ -14,8 +14,11 @@ use crate::settings::EVALUATED_ORDER_MIN_DEPTH as ORDER_MIN_DEPTH;
 
 impl Search<'_> {
     /// Fail-soft value of `b` within (`alpha`, `beta`), in evaluation units, searching
-    /// `depth` moves ahead (a forced pass is not counted) and evaluating there; a finished
-    /// game scores its exact disc difference. Runs on the options' kernel set.
+    /// `depth` moves ahead (a forced pass is not counted) and evaluating there; a game
+    /// found over before the leaves scores its exact disc difference. A leaf is evaluated
+    /// even where the game ends on it (a full board): the probcut error model was fitted
+    /// so, and the solver's shallow searches never reach a full board. Runs on the
+    /// options' kernel set.
     pub(crate) fn search_evaluated(
         &mut self,
         eval: &Evaluator,
@@ -41,15 +44,12 @@ impl Search<'_> {
     ) -> i32 {
         if depth == 0 {
             self.count_node(Band::Evaluated);
-            let own = K::legal_moves(b.player, b.opponent);
-            let theirs = K::legal_moves(b.opponent, b.player);
-            if own == 0 && theirs == 0 {
-                return b.final_score() * UNITS_PER_DISC;
-            }
             if eval.has_mobility() {
                 // Moves by this search's kernels, inlined here (see `mobility_indices_of`).
                 let mut f = [0u32; FEATURES];
                 features(&b, &mut f);
+                let own = K::legal_moves(b.player, b.opponent);
+                let theirs = K::legal_moves(b.opponent, b.player);
                 return eval.evaluate_leaf(&b, &f, own, theirs);
             }
             return eval.evaluate(&b);
@@ -133,14 +133,10 @@ impl Search<'_> {
         if depth == 0 {
             self.count_node(Band::Evaluated);
             let indices = s.child_indices(sq, f);
-            let child = b.play_with_flips(sq, f);
-            let own = K::legal_moves(child.player, child.opponent);
-            let theirs = K::legal_moves(child.opponent, child.player);
-            // A game that ends at the leaf (a full board, a wipe-out) scores exactly.
-            if own == 0 && theirs == 0 {
-                return child.final_score() * UNITS_PER_DISC;
-            }
             if eval.has_mobility() {
+                let child = b.play_with_flips(sq, f);
+                let own = K::legal_moves(child.player, child.opponent);
+                let theirs = K::legal_moves(child.opponent, child.player);
                 return eval.evaluate_leaf(&child, &indices, own, theirs);
             }
             return eval.evaluate_features(&indices, b.empty_count() - 1);

@@ -362,15 +362,17 @@ pub fn parse(text: &str) -> RefBoard {
 }
 
 /// The value of `b` searched `depth` moves ahead by plain negamax, no pruning, with
-/// finale's static evaluation `eval` at the leaves (evaluation units): a finished game
-/// scores its disc difference, a forced pass is not counted as a move. The oracle of
-/// finale's evaluated search; only the leaves call finale.
+/// finale's static evaluation `eval` at the leaves (evaluation units): a forced pass is not
+/// counted as a move, a game found over before the leaves scores its disc difference, and
+/// a leaf is evaluated even when the game ends there, as finale's evaluated search does (its
+/// probcut error model was fitted so). The oracle of finale's evaluated search; only the
+/// leaves call finale.
 pub fn eval_negamax(eval: &finale::eval::Evaluator, b: &RefBoard, depth: u32) -> i32 {
-    if is_game_over(b) {
-        return final_score(b) * finale::eval::UNITS_PER_DISC;
-    }
     if depth == 0 {
         return eval.evaluate(&to_board(b));
+    }
+    if is_game_over(b) {
+        return final_score(b) * finale::eval::UNITS_PER_DISC;
     }
     let moves = legal_moves(b);
     if moves.is_empty() {
