@@ -3,8 +3,8 @@
 # Run from results/games. calib98.obf: the first 98 positions of the calibration set (20-29
 # empties), the ones labelled so far:
 #   grep -v "^%" inputs/real-heldout-calib-20-32.obf | head -98 > calib98.obf
-# Resumable: the same command goes on where it stopped (stopped by SIGTERM after 242 of
-# 378 positions: all of the 20 set and of calib98, 4 of the 26 set's 140 others).
+# Resumable: the same command goes on where it stopped (stopped by SIGTERM with 311 of
+# 378 positions: all of the 20 set and of calib98, 73 of the 26 set's 140 others).
 D=2026-11-29-levels-real
 finale calibrate inputs/real-heldout-20-seed4920.obf $D/calib98.obf inputs/real-heldout-26-seed4926.obf \
   --labels labels/real-heldout-calib-20-32.csv,labels/real-heldout-20-seed4920.csv,labels/real-heldout-26-seed4926.csv \
