@@ -1,6 +1,6 @@
 //! Build script: records the git revision for result files, and tells the tests which
-//! optional tools and data (GNU parallel, Zebra's sources, the WTHOR games) this machine
-//! lacks.
+//! optional tools and data (GNU parallel, Slurm, Zebra's sources, the WTHOR games) this
+//! machine lacks.
 
 use std::path::Path;
 use std::process::Command;
@@ -37,10 +37,12 @@ fn git_rev() -> String {
     }
 }
 
-/// Sets `cfg(no_gnu_parallel)` where GNU parallel is not on `PATH`, so that the test of
-/// `scripts/parallel-batch.sh` is reported as ignored there, with the reason, instead of
-/// failing on a fresh machine. Under CI (`CI` set, as CI services and `.ci/run` do) the
-/// cfg is never set: there the test runs, and fails if the tool is missing.
+/// Sets `cfg(no_gnu_parallel)` where GNU parallel is not on `PATH`, and `cfg(no_slurm)`
+/// where Slurm's daemons, its commands and munged are not all on `PATH` or the build does
+/// not run as root, so that the tests of `scripts/parallel-batch.sh` and
+/// `scripts/slurm-batch.sh` are reported as ignored there, with the reason, instead of
+/// failing on a fresh machine. Under CI (`CI` set, as CI services and `.ci/run` do)
+/// neither cfg is ever set: there the tests run, and fail if a tool is missing.
 fn optional_tools() {
     println!("cargo::rustc-check-cfg=cfg(no_gnu_parallel)");
     println!("cargo::rerun-if-env-changed=PATH");
@@ -51,10 +53,39 @@ fn optional_tools() {
         println!("cargo::rerun-if-changed={}", dir.display());
     }
     let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-    let found = std::env::split_paths(&path).any(|d| d.join("parallel").is_file());
-    if !ci && !found {
+    let on_path = |tool: &str| std::env::split_paths(&path).any(|d| d.join(tool).is_file());
+    if !ci && !on_path("parallel") {
         println!("cargo::rustc-cfg=no_gnu_parallel");
     }
+    // The Slurm test (tests/slurm.rs) starts a one-node cluster of its own: it needs the
+    // daemons and commands it runs (its SLURM_TOOLS), and root, as slurmd runs each job as
+    // its user.
+    println!("cargo::rustc-check-cfg=cfg(no_slurm)");
+    let slurm = [
+        "munged",
+        "slurmctld",
+        "slurmd",
+        "sbatch",
+        "squeue",
+        "scontrol",
+        "scancel",
+        "sinfo",
+    ];
+    let slurm_ready = slurm.iter().all(|t| on_path(t)) && is_root();
+    if !ci && !slurm_ready {
+        println!("cargo::rustc-cfg=no_slurm");
+    }
+}
+
+/// Whether this build runs as root (user id 0), read from `/proc/self/status` (Linux, the
+/// only system Slurm runs on here).
+fn is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("Uid:"))
+            .and_then(|ids| ids.split_whitespace().next())
+            == Some("0")
+    })
 }
 
 /// Sets `cfg(no_zebra_peer)` where Zebra's sources (`../shared/peers/zebra`, beside the
