@@ -5,7 +5,13 @@
 //! torn last row, the one being written when a run died: [`torn_tail`] finds it so that a
 //! resumed run cuts it off, and [`is_torn_row`] tells it apart when a CSV is only read.
 //!
-//! Only `std::io` errors come out of here; each caller says what failed in its own words.
+//! Before any of that, [`guard`] checks what each command declares it reads and writes: no
+//! output over an input, a device or a pipe.
+//!
+//! Only `std::io` errors come out of here, each caller saying what failed in its own words,
+//! but for the guard's refusals ([`guard::GuardError`]).
+
+pub mod guard;
 
 use std::ffi::OsStr;
 use std::fs::File;

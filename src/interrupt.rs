@@ -75,6 +75,42 @@ impl Interrupt {
     }
 }
 
+/// A command stopped by SIGINT or SIGTERM before it finished: one line saying what it
+/// kept, and the exit code a shell would report (130, 143).
+#[derive(Debug, thiserror::Error)]
+#[error("{command} stopped by {cause}: {kept}")]
+pub struct Stopped {
+    /// The command.
+    pub command: &'static str,
+    /// What asked it to stop (`SIGTERM`, ...).
+    pub cause: &'static str,
+    /// What it kept, e.g. `nothing written, OUT as it was`.
+    pub kept: String,
+    /// 128 + the signal's number (1 for a stop asked for otherwise).
+    pub exit_code: u8,
+}
+
+impl Interrupt {
+    /// `Err` once a stop was asked for: `command` stops here, having kept `kept` (called
+    /// only then). Long commands call it between steps, so that their temporary files are
+    /// dropped (and removed) on the way out.
+    pub fn check(
+        &self,
+        command: &'static str,
+        kept: impl FnOnce() -> String,
+    ) -> Result<(), Stopped> {
+        match self.cause() {
+            None => Ok(()),
+            Some(cause) => Err(Stopped {
+                command,
+                cause,
+                kept: kept(),
+                exit_code: self.exit_code(),
+            }),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +127,15 @@ mod tests {
         let j = Interrupt::new();
         j.request(0);
         assert_eq!((j.cause(), j.exit_code()), (Some("a stop request"), 1));
+    }
+
+    #[test]
+    fn a_check_says_what_was_kept_once_stopped() {
+        let i = Interrupt::new();
+        assert!(i.check("games", || unreachable!()).is_ok());
+        i.request(SIGINT);
+        let e = i.check("games", || "nothing written".into()).unwrap_err();
+        assert_eq!(e.to_string(), "games stopped by SIGINT: nothing written");
+        assert_eq!(e.exit_code, 130);
     }
 }

@@ -32,6 +32,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
+    // Nothing is read or written before the command's files pass the one guard.
+    if let Err(e) = cli::files::files(&cli.command).check() {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
     // Not locked for the whole command: solve's pass lines are written from a search
     // thread while the main thread waits.
     let outcome = run(cli.command, &mut std::io::stdout());
@@ -42,6 +47,10 @@ fn main() -> ExitCode {
         Err(finale::Error::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
             // The reader (e.g. `head`) has what it wanted: stop quietly, as if by SIGPIPE.
             ExitCode::from(141)
+        }
+        Err(finale::Error::Stopped(s)) => {
+            eprintln!("error: {s}");
+            ExitCode::from(s.exit_code)
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -63,13 +72,15 @@ fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCod
         Command::Batch(args) => batch(args, stdout),
         Command::Calibrate(args) => calibrate(args, stdout),
         Command::Report { files, svg, force } => {
-            commands::run_report(&files, &svg, force, stdout).map(|()| ExitCode::SUCCESS)
+            let stop = on_signals()?;
+            commands::run_report(&files, &svg, force, &stop, stdout).map(|()| ExitCode::SUCCESS)
         }
         Command::Compare { files } => {
             commands::run_compare(&files, stdout).map(|_| ExitCode::SUCCESS)
         }
         Command::Merge { inputs, out, force } => {
-            finale::batch::run_merge(&inputs, &out, force, stdout).map(|m| {
+            let stop = on_signals()?;
+            finale::batch::run_merge(&inputs, &out, force, &stop, stdout).map(|m| {
                 if m.conflicts > 0 {
                     ExitCode::from(1)
                 } else {

@@ -696,8 +696,11 @@ fn rows_written_before_a_full_disk_stay_valid_and_resume() {
     assert!(all.iter().all(|r| r["status"] == "solved"));
 }
 
+/// A device or pipe is never an output: there is nothing to resume from or lock, and a
+/// rename would replace it. Refused by the guard before any work, and left as it was.
 #[test]
-fn a_device_that_is_full_from_the_start_is_an_error() {
+fn a_device_is_refused_as_the_output_and_left_as_it_was() {
+    use std::os::unix::fs::FileTypeExt;
     let full = Path::new("/dev/full");
     if !full.exists() {
         eprintln!("skipped: no /dev/full on this system");
@@ -716,12 +719,21 @@ fn a_device_that_is_full_from_the_start_is_an_error() {
         assert_eq!(o.status.code(), Some(2));
         let err = one_line_error(&o);
         assert!(
-            err.contains(&format!("cannot write {}: ", out.display()))
-                && err.contains("No space left on device"),
+            err.contains(&format!(
+                "--out {}: not a regular file (a character device)",
+                out.display()
+            )),
             "{err}"
         );
-        assert!(o.stdout.is_empty(), "no summary after a failure");
+        assert!(o.stdout.is_empty(), "no summary after a refusal");
     }
+    assert!(
+        std::fs::metadata(full)
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
 }
 
 #[test]
@@ -1114,53 +1126,6 @@ fn a_removed_output_directory_stops_the_batch() {
 }
 
 #[test]
-fn a_closed_pipe_stops_the_batch_at_once() {
-    // --out a named pipe whose reader goes away after the header: the next row fails
-    // (EPIPE) while 300 positions of 18-20 empties remain.
-    let tmp = tempfile::tempdir().unwrap();
-    let input = tmp.path().join("in.obf");
-    std::fs::write(
-        &input,
-        generated(5, 40, "2-6") + &generated(6, 300, "18-20"),
-    )
-    .unwrap();
-    let fifo = tmp.path().join("rows.pipe");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    let child = Command::new(BIN)
-        .arg("batch")
-        .arg(&input)
-        .arg("--out")
-        .arg(&fifo)
-        .args(["--threads", "2", "--hash-mb", "16", "--no-progress"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::BufRead;
-        let mut reader = std::io::BufReader::new(std::fs::File::open(&fifo).unwrap());
-        let mut header = String::new();
-        reader.read_line(&mut header).unwrap();
-        assert!(header.starts_with("index,"), "{header}");
-    }
-    let closed = Instant::now();
-    let o = child.wait_with_output().unwrap();
-    let elapsed = closed.elapsed();
-    assert_eq!(o.status.code(), Some(2));
-    let err = one_line_error(&o);
-    assert!(
-        err.contains(&format!("cannot write {}: ", fifo.display())) && err.contains("pipe"),
-        "{err}"
-    );
-    assert!(
-        elapsed < Duration::from_secs(3),
-        "stopped {elapsed:?} after"
-    );
-}
-
-#[test]
 fn threads_that_cannot_start_are_an_error() {
     // The system refuses threads beyond a limit on processes. Root is exempt from that
     // limit, so the batch runs as `nobody`, which only root can arrange.
@@ -1405,7 +1370,14 @@ fn batch_errors_are_types_a_caller_can_match() {
     );
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o.csv");
-    let e = finale::batch::run_merge(&[], &out, false, &mut Vec::new()).expect_err("no input");
+    let e = finale::batch::run_merge(
+        &[],
+        &out,
+        false,
+        &finale::interrupt::Interrupt::new(),
+        &mut Vec::new(),
+    )
+    .expect_err("no input");
     assert!(
         matches!(e, finale::Error::Batch(BatchError::NoMergeInput)),
         "{e:?}"
@@ -1444,8 +1416,14 @@ fn merge_reads_rows_as_batch_rows() {
     let other = batch_line("f5d6", "-2", "3000", "solved");
     std::fs::write(&a, format!("{BATCH_HEADER}\n{timeout}{other}")).unwrap();
     std::fs::write(&b, format!("{BATCH_HEADER}\n{solved}")).unwrap();
-    let summary = finale::batch::run_merge(&[a.clone(), b.clone()], &out, false, &mut Vec::new())
-        .expect("merged");
+    let summary = finale::batch::run_merge(
+        &[a.clone(), b.clone()],
+        &out,
+        false,
+        &finale::interrupt::Interrupt::new(),
+        &mut Vec::new(),
+    )
+    .expect("merged");
     assert_eq!((summary.rows, summary.written, summary.upgraded), (3, 2, 1));
     // Copied, not rewritten: the score keeps its `+`.
     assert_eq!(
@@ -1455,8 +1433,14 @@ fn merge_reads_rows_as_batch_rows() {
 
     let bad = batch_line("f5d6c3", "4", "1e3", "solved");
     std::fs::write(&b, format!("{BATCH_HEADER}\n{solved}{bad}")).unwrap();
-    let e = finale::batch::run_merge(&[a, b], &dir.path().join("m2.csv"), false, &mut Vec::new())
-        .expect_err("refused");
+    let e = finale::batch::run_merge(
+        &[a, b],
+        &dir.path().join("m2.csv"),
+        false,
+        &finale::interrupt::Interrupt::new(),
+        &mut Vec::new(),
+    )
+    .expect_err("refused");
     assert!(
         matches!(&e, finale::Error::Batch(finale::error::BatchError::BadValue { line: 3, column, .. }) if column == "nodes"),
         "{e:?}"
@@ -1519,17 +1503,16 @@ fn summary_count(stdout: &[u8], name: &str) -> u64 {
         .unwrap_or_else(|| panic!("no '{name}' in the summary:\n{text}"))
 }
 
-/// A resumed batch counts a position done only when the output holds a row of the mode
-/// asked for: rows of another mode are kept and the new mode's rows appended, one per
-/// (key, mode), which is what merge keeps.
+/// A batch output holds one mode: a run of another mode is refused before it changes
+/// anything, and its rows go to their own output, which merge joins with the first, one
+/// row per (key, mode).
 #[test]
-fn a_resumed_batch_solves_the_positions_of_a_new_mode() {
+fn a_run_of_another_mode_gets_its_own_output_and_merge_joins_them() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.obf");
     std::fs::write(&input, generated(7, 20, "14-18")).unwrap();
-    let out = dir.path().join("out.csv");
-    let run = |mode: &str| {
-        let o = batch(&[
+    let run = |mode: &str, out: &Path| {
+        batch(&[
             input.to_str().unwrap(),
             "--out",
             out.to_str().unwrap(),
@@ -1537,44 +1520,49 @@ fn a_resumed_batch_solves_the_positions_of_a_new_mode() {
             "2",
             "--mode",
             mode,
-        ]);
+        ])
+    };
+    let counts = |o: &std::process::Output| {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         (
             summary_count(&o.stdout, "already done"),
             summary_count(&o.stdout, "solved"),
         )
     };
-    assert_eq!(run("wld"), (0, 20));
-    assert_eq!(run("exact"), (0, 20), "wld rows are not exact scores");
-    assert_eq!(run("exact"), (20, 0));
-    assert_eq!(run("wld"), (20, 0));
-    assert_eq!(run("all"), (0, 20));
-    let all = rows(&out);
-    assert_eq!(all.len(), 60);
-    let keys = keys_of_file(&input);
-    for mode in ["wld", "exact", "all"] {
-        let of_mode: Vec<&String> = all
-            .iter()
-            .filter(|r| r["mode"] == mode)
-            .map(|r| &r["key"])
-            .collect();
-        assert_eq!(of_mode.len(), 20, "{mode}: each position once");
-        assert_eq!(of_mode.into_iter().cloned().collect::<HashSet<_>>(), keys);
+    let wld = dir.path().join("wld.csv");
+    assert_eq!(counts(&run("wld", &wld)), (0, 20));
+    let before = std::fs::read(&wld).unwrap();
+    for mode in ["exact", "all"] {
+        let err = one_line_error(&run(mode, &wld));
+        assert!(
+            err.contains(&format!("its mode is 'wld', this run's is '{mode}'")),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&wld).unwrap(), before, "{mode}");
     }
-    // Merge keeps each (key, mode) once: the file is already merged.
+    assert_eq!(counts(&run("wld", &wld)), (20, 0));
+    let exact = dir.path().join("exact.csv");
+    assert_eq!(counts(&run("exact", &exact)), (0, 20));
     let merged = dir.path().join("merged.csv");
     let o = Command::new(BIN)
         .arg("merge")
-        .arg(&out)
+        .args([&wld, &exact])
         .arg("--out")
         .arg(&merged)
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(
-        std::fs::read_to_string(&merged).unwrap(),
-        std::fs::read_to_string(&out).unwrap()
-    );
+    let all = rows(&merged);
+    assert_eq!(all.len(), 40);
+    let keys = keys_of_file(&input);
+    for mode in ["wld", "exact"] {
+        let of_mode: HashSet<String> = all
+            .iter()
+            .filter(|r| r["mode"] == mode)
+            .map(|r| r["key"].clone())
+            .collect();
+        assert_eq!(of_mode, keys, "{mode}: each position once");
+    }
 }
 
 /// A position given twice is solved once, and the values every occurrence gives are held

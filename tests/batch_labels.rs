@@ -67,22 +67,23 @@ fn labels_are_the_negamax_values_of_the_static_evaluation() {
     let dir = tempfile::tempdir().unwrap();
     let boards = positions();
     let input = write_input(dir.path(), &boards);
-    let out = dir.path().join("out.csv");
-    let out_s = out.to_str().unwrap();
+    // One output a depth: an output holds the labels of one depth.
+    let out = |depth: u32| dir.path().join(format!("depth{depth}.csv"));
+    let mut all = Vec::new();
     for depth in [0u32, 1, 3] {
         let d = depth.to_string();
         let o = batch(&[
             &input,
             "--out",
-            out_s,
+            out(depth).to_str().unwrap(),
             "--label-depth",
             &d,
             "--threads",
             "2",
         ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        all.extend(rows(&out(depth)));
     }
-    let all = rows(&out);
     assert_eq!(
         all.len(),
         3 * boards.len(),
@@ -111,10 +112,16 @@ fn labels_are_the_negamax_values_of_the_static_evaluation() {
         assert_eq!(row["variant"], format!("eval {:08x}", eval.checksum()));
     }
     assert!(passes > 0, "the positions include a pass to make");
-    // A rerun of any of those depths has nothing left to do.
-    let o = batch(&[&input, "--out", out_s, "--label-depth", "1"]);
+    // A rerun has nothing left to do.
+    let o = batch(&[
+        &input,
+        "--out",
+        out(1).to_str().unwrap(),
+        "--label-depth",
+        "1",
+    ]);
     assert!(o.status.success());
-    assert_eq!(rows(&out).len(), all.len());
+    assert_eq!(rows(&out(1)).len(), boards.len());
 }
 
 #[test]
@@ -137,4 +144,51 @@ fn bad_label_requests_are_one_line_errors() {
         assert!(err.contains("--label-depth"), "{extra:?}: {err}");
         assert!(!out.exists(), "{extra:?}: nothing written");
     }
+}
+
+/// `scripts/labels-obf.py` turns the labels of one depth and weights into OBF lines that
+/// give the score alone, and refuses labels of two depths, naming both rows, having written
+/// nothing (issue 67: it once wrote the first file's lines before failing).
+#[test]
+fn labels_obf_takes_one_depth_and_writes_nothing_for_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = &positions()[..6];
+    let input = write_input(dir.path(), boards);
+    let out = |depth: &str| dir.path().join(format!("d{depth}.csv"));
+    for depth in ["1", "2"] {
+        let o = batch(&[
+            &input,
+            "--out",
+            out(depth).to_str().unwrap(),
+            "--label-depth",
+            depth,
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/labels-obf.py");
+    let run = |files: &[&Path]| Command::new("python3").arg(&script).args(files).output();
+    let Ok(one) = run(&[&out("1")]) else {
+        eprintln!("skipped: no python3 here to run scripts/labels-obf.py");
+        return;
+    };
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    let text = String::from_utf8(one.stdout).unwrap();
+    let labels = rows(&out("1"));
+    assert_eq!(text.lines().count(), labels.len());
+    for (line, row) in text.lines().zip(&labels) {
+        let record = finale::board::parse_obf_line(line).unwrap().unwrap();
+        assert_eq!(record.score, Some(row["score"].parse().unwrap()), "{line}");
+    }
+    let two = run(&[&out("1"), &out("2")]).unwrap();
+    assert!(!two.status.success());
+    assert!(two.stdout.is_empty(), "nothing written");
+    let err = String::from_utf8_lossy(&two.stderr);
+    assert!(
+        err.contains("d2.csv:2: depth2") && err.contains("d1.csv:2 is depth1"),
+        "{err}"
+    );
 }

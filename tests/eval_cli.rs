@@ -199,9 +199,10 @@ fn bad_input_is_one_error_line_and_exit_2() {
     }
 }
 
-/// A device is written, never replaced by a rename: a full device is a write error.
+/// A device is never an output (a rename would replace it): refused before any work, and
+/// left as it was; `-` is standard output.
 #[test]
-fn a_full_device_is_an_error_and_stays_a_device() {
+fn a_device_is_refused_and_stays_a_device() {
     use std::os::unix::fs::FileTypeExt;
     if !Path::new("/dev/full").exists() {
         return;
@@ -211,7 +212,12 @@ fn a_full_device_is_an_error_and_stays_a_device() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("/dev/full"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--csv /dev/full: not a regular file (a character device)")
+            && err.contains("or - for standard output"),
+        "{err}"
+    );
     let kind = std::fs::metadata("/dev/full").unwrap().file_type();
     assert!(kind.is_char_device(), "/dev/full was replaced");
 }

@@ -659,9 +659,6 @@ fn an_unwritable_output_is_an_error_and_no_file() {
         "{e}"
     );
     assert!(!out.exists());
-    // Nor may the output be an input.
-    let e = run_games(&options(&file, &file), &mut Vec::new()).expect_err("input");
-    assert!(e.to_string().contains("that is the input"), "{e}");
 }
 
 // The real files: the WTHOR database of the French Othello Federation (FFO), 1977-2014.

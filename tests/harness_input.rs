@@ -244,7 +244,14 @@ fn csvs_of_older_finales_are_compared_and_reported() {
     );
     let svg = dir.path().join("r.svg");
     let mut out = Vec::new();
-    finale::commands::run_report(&[batch, suite, first], &svg, false, &mut out).expect("reported");
+    finale::commands::run_report(
+        &[batch, suite, first],
+        &svg,
+        false,
+        &finale::interrupt::Interrupt::new(),
+        &mut out,
+    )
+    .expect("reported");
     let out = String::from_utf8(out).unwrap();
     for line in [
         "first: 1 positions, 0.500 s",

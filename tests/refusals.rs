@@ -57,7 +57,7 @@ fn suite_and_eval_refuse_to_write_their_csv_over_their_input() {
         assert!(err.contains("--csv") && err.contains("w.obf"), "{err}");
         let err = refusal(&run(&["eval", "--file", w_s, "--csv", csv], 60));
         assert!(
-            err.contains("--csv") && err.contains("is the input"),
+            err.contains("--csv") && err.contains("is also an input"),
             "{err}"
         );
         assert_eq!(fs::read_to_string(&w).unwrap(), text, "the input is intact");
@@ -201,7 +201,7 @@ fn train_refuses_an_output_it_could_not_save_to_before_training() {
         &["train", "--out", sub.to_str().unwrap(), "--force"],
         30,
     ));
-    assert!(err.contains("is a directory"), "{err}");
+    assert!(err.contains("not a regular file (a directory)"), "{err}");
     // --data over --out.
     let out = dir.path().join("w.bin");
     let o = out.to_str().unwrap();

@@ -4,10 +4,10 @@
 use super::row_check::check_row;
 use crate::durable::{self, Access, Existing, Replacement, Step};
 use crate::error::{BatchError, Error, Result};
+use crate::interrupt::Interrupt;
 use crate::results::batch_header;
 use crate::results::csv_in::read_batch_row;
 use std::collections::HashMap;
-use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -24,14 +24,6 @@ pub struct MergeSummary {
     pub conflicts: u64,
     /// Timeout or error rows replaced by a solved row found later.
     pub upgraded: u64,
-}
-
-/// Where the merged rows go.
-enum Target {
-    /// A regular file, written whole through a temporary file.
-    File,
-    /// A device or pipe given with `--force` (e.g. `/dev/stdout`), written directly.
-    Stream,
 }
 
 /// The row chosen for one (key, mode).
@@ -64,34 +56,36 @@ fn score_text(score: Option<i32>) -> String {
     score.map(|s| s.to_string()).unwrap_or_default()
 }
 
-/// Merges `inputs` into `out` (which must not exist unless `force`), writing conflict
-/// reports to `report`. `out` is replaced only once the merged file is complete and
-/// synced to disk (through a temporary file beside it, renamed over it).
+/// Merges `inputs` into `out`, writing conflict reports to `report`. `out` is replaced only
+/// once the merged file is complete and synced to disk (through a temporary file beside
+/// it, renamed over it), and an existing one only when `force`. The caller has checked
+/// the files with [`durable::guard`] (`out` not an input, not a device).
+///
+/// Stopped by `stop` (SIGINT, SIGTERM), it removes its temporary file and leaves `out` as
+/// it was.
 pub fn run_merge(
     inputs: &[PathBuf],
     out: &Path,
     force: bool,
+    stop: &Interrupt,
     report: &mut impl Write,
 ) -> Result<MergeSummary> {
-    let target = check_merge(inputs, out, force)?;
-    let mut summary = MergeSummary::default();
-    let (keep, conflicts) = choose_rows(inputs, &mut summary)?;
+    if inputs.is_empty() {
+        return Err(BatchError::NoMergeInput.into());
+    }
     let merged = Merged {
         inputs,
-        keep: &keep,
+        keep: &[],
         out,
+        stop,
     };
-    match target {
-        Target::Stream => {
-            // A device or pipe (e.g. /dev/stdout): nothing to replace, write to it.
-            let mut file = OpenOptions::new()
-                .write(true)
-                .open(out)
-                .map_err(|e| merged.write_err(e))?;
-            merged.write_rows(&mut file, &mut summary)?;
-        }
-        Target::File => merged.replace_file(force, &mut summary)?,
-    }
+    let mut summary = MergeSummary::default();
+    let (keep, conflicts) = choose_rows(&merged, &mut summary)?;
+    let merged = Merged {
+        keep: &keep,
+        ..merged
+    };
+    merged.replace_file(force, &mut summary)?;
     for c in &conflicts {
         writeln!(report, "{c}").map_err(Error::Output)?;
     }
@@ -104,48 +98,19 @@ pub fn run_merge(
     Ok(summary)
 }
 
-/// Refuses what cannot be merged before any work: no input, an input that is not a
-/// regular file, `out` among the inputs, an existing `out` without `force`. Says where the
-/// rows go.
-fn check_merge(inputs: &[PathBuf], out: &Path, force: bool) -> Result<Target> {
-    if inputs.is_empty() {
-        return Err(BatchError::NoMergeInput.into());
-    }
-    for path in inputs {
-        super::input::regular_file(path)?;
-    }
-    // The same file by any path, hard links included.
-    if inputs
-        .iter()
-        .any(|i| crate::results::outputs::same_file(i, out))
-    {
-        return Err(BatchError::OutIsInput(out.to_path_buf()).into());
-    }
-    match std::fs::metadata(out) {
-        Ok(m) if !force => {
-            let what = if m.is_file() { "file" } else { "path" };
-            Err(BatchError::OutExists {
-                path: out.to_path_buf(),
-                what,
-            }
-            .into())
-        }
-        Ok(m) if !m.is_file() => Ok(Target::Stream),
-        _ => Ok(Target::File),
-    }
-}
-
 /// Reads every input row, checks it, and chooses one row per position and mode: the
 /// first, unless a later one solved what it did not. Returns, per input, the indices of
 /// the rows kept (sorted), and a line per conflict (solved rows that disagree).
 fn choose_rows(
-    inputs: &[PathBuf],
+    merged: &Merged,
     summary: &mut MergeSummary,
 ) -> Result<(Vec<Vec<u64>>, Vec<String>)> {
+    let inputs = merged.inputs;
     let mut chosen: HashMap<(u64, String), Chosen> = HashMap::new();
     let mut conflicts = Vec::new();
     for (f, path) in inputs.iter().enumerate() {
         for (i, record) in reader(path)?.records().enumerate() {
+            merged.stop_point()?;
             let record = record.map_err(|source| Error::Csv {
                 path: path.clone(),
                 source,
@@ -231,9 +196,18 @@ struct Merged<'a> {
     inputs: &'a [PathBuf],
     keep: &'a [Vec<u64>],
     out: &'a Path,
+    stop: &'a Interrupt,
 }
 
 impl Merged<'_> {
+    /// An error once a stop was asked for: nothing is written then.
+    fn stop_point(&self) -> Result<()> {
+        let out = self.out.display();
+        Ok(self
+            .stop
+            .check("merge", || format!("nothing written, {out} as it was"))?)
+    }
+
     fn write_err(&self, source: std::io::Error) -> Error {
         Error::Write {
             path: self.out.to_path_buf(),
@@ -264,6 +238,7 @@ impl Merged<'_> {
             // Rows are copied as they are, not rewritten from their fields: a merge joins
             // files, it does not reformat them.
             for (i, record) in reader(path)?.records().enumerate() {
+                self.stop_point()?;
                 if next < rows.len() && rows[next] == i as u64 {
                     let record = record.map_err(|source| Error::Csv {
                         path: path.clone(),
@@ -291,6 +266,7 @@ impl Merged<'_> {
         let mut tmp = Replacement::beside(&dest, ".finale-merge-", Access::Plain)
             .map_err(|e| self.write_err(e))?;
         self.write_rows(&mut tmp, summary)?;
+        self.stop_point()?;
         // Without force, refuses a file that appeared while merging, too.
         let existing = if force {
             Existing::Replace

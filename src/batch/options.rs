@@ -3,6 +3,7 @@
 
 use super::shard::Shard;
 use crate::interrupt::Interrupt;
+use crate::results::CsvRow;
 use crate::search::{Mode, SearchOptions};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -50,6 +51,65 @@ impl BatchOptions {
         match self.label_depth {
             Some(depth) => label_mode(depth),
             None => self.mode.name().to_string(),
+        }
+    }
+
+    /// What this run writes in the columns that must agree down one output.
+    pub fn row_settings(&self) -> RowSettings {
+        RowSettings {
+            mode: self.row_mode(),
+            variant: self.row_variant(),
+            selectivity: match self.label_depth {
+                Some(_) => None,
+                None => Some(self.search.selectivity.percent()),
+            },
+        }
+    }
+
+    /// What the output's `variant` column calls this run's weights: `eval 7f48bc5d` (by
+    /// checksum), or `fastest-first` when the search orders without them. Labels depend on
+    /// them; solves' node counts do.
+    pub fn row_variant(&self) -> String {
+        match &self.search.eval.0 {
+            Some(e) => crate::results::csv_row::weights_variant(e.checksum()),
+            None => "fastest-first".into(),
+        }
+    }
+}
+
+/// What a run writes in the columns that must agree down one output: a file holds rows of
+/// one mode (`exact`, `wld`, `all`, or one label depth `depthD`), one set of weights and
+/// one selectivity, so that resuming with other settings never mixes rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RowSettings {
+    /// The `mode` column.
+    pub mode: String,
+    /// The `variant` column: the weights (`eval 7f48bc5d`, or `fastest-first` without).
+    pub variant: String,
+    /// The `selectivity` column (labels have none).
+    pub selectivity: Option<u8>,
+}
+
+impl RowSettings {
+    /// The first column of `row` that holds another value than this run writes there, with
+    /// the two values. A column a row leaves empty is not held against it: a malformed
+    /// line's row has no mode, a timeout row no selectivity, rows written before the
+    /// weights were recorded no variant.
+    pub(super) fn differs(&self, row: &CsvRow<&str>) -> Option<(&'static str, String, String)> {
+        // Read for every row of a resumed output: nothing is allocated unless they differ.
+        let clash = |found: &str, run: &str| !found.is_empty() && !run.is_empty() && found != run;
+        let pair = |found: &str, run: &str| (found.to_string(), run.to_string());
+        if clash(row.mode, &self.mode) {
+            let (f, r) = pair(row.mode, &self.mode);
+            return Some(("mode", f, r));
+        }
+        if clash(row.variant, &self.variant) {
+            let (f, r) = pair(row.variant, &self.variant);
+            return Some(("variant", f, r));
+        }
+        match (row.selectivity, self.selectivity) {
+            (Some(f), Some(r)) if f != r => Some(("selectivity", f.to_string(), r.to_string())),
+            _ => None,
         }
     }
 }

@@ -8,10 +8,11 @@
 //! A failed write (full disk) is cut back to the last whole row at once. Anything else
 //! that does not parse stops the batch instead of being appended to.
 //!
-//! A position is done for a run only when its row is of the run's mode: an output may hold
-//! rows of several modes (one per key and mode, as merge keeps them), and a run of another
-//! mode appends its own.
+//! An output holds the rows of one mode (or label depth), one set of weights and one
+//! selectivity: a run with other settings is refused before it changes anything
+//! ([`RowSettings`]), so a resumed file never mixes them.
 
+pub use super::options::RowSettings;
 pub use super::resume::Resumed;
 use super::resume::resume;
 use crate::durable;
@@ -46,25 +47,23 @@ pub struct BatchOut {
 }
 
 impl BatchOut {
-    /// Opens `path`: creates it with a header, or checks an existing one and collects the
-    /// keys it already holds a row of `mode` for (rows of other modes are read, checked
-    /// and kept, not counted as done). The file stays locked (an advisory `flock`) until the
+    /// Opens `path`: creates it with a header, or checks an existing one (every row made
+    /// with `settings`) and collects the keys it already holds a row of. The file stays locked (an advisory `flock`) until the
     /// `BatchOut` is dropped, so a second batch writing the same file is refused before it
     /// reads or changes anything. Rows are synced every
     /// [`BATCH_FSYNC_SECONDS`](crate::settings::BATCH_FSYNC_SECONDS) unless
     /// [`BatchOut::sync_every`] says otherwise.
-    pub fn open(path: &Path, mode: &str) -> Result<(BatchOut, Resumed)> {
+    pub fn open(path: &Path, settings: &RowSettings) -> Result<(BatchOut, Resumed)> {
         let io = |source| Error::Write {
             path: path.to_path_buf(),
             source,
         };
         let existed = std::fs::metadata(path);
         if existed.as_ref().is_ok_and(|m| !m.is_file()) {
-            // Nothing to resume from or lock on a device or pipe: just write to it.
-            let file = OpenOptions::new().append(true).open(path).map_err(io)?;
-            let mut out = BatchOut::new(path, file, false, 0);
-            out.write_record(&batch_header())?;
-            return Ok((out, Resumed::default()));
+            // Nothing to resume from or lock on a device or pipe (the CLI's guard refuses
+            // them before this).
+            let why = "not a regular file: nothing to resume from or lock";
+            return Err(io(std::io::Error::other(why)));
         }
         let file = OpenOptions::new()
             .read(true)
@@ -77,7 +76,7 @@ impl BatchOut {
         let len = meta.len();
         let mut out = BatchOut::new(path, file, true, len);
         out.identity = Some((meta.dev(), meta.ino()));
-        let (resumed, keep) = resume(path, &mut out.file, mode)?;
+        let (resumed, keep) = resume(path, &mut out.file, settings)?;
         out.len = keep;
         if keep == 0 {
             out.write_record(&batch_header())?;
@@ -274,7 +273,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
         {
-            let (mut out, r) = BatchOut::open(&path, "exact").unwrap();
+            let (mut out, r) = BatchOut::open(&path, &exact()).unwrap();
             assert!(r.done.is_empty());
             out.write_record(&row("f5")).unwrap();
         }
@@ -282,27 +281,39 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"1,x.obf,20,X,exact,+4").unwrap();
         drop(f);
-        let (mut out, r) = BatchOut::open(&path, "exact").unwrap();
+        let (mut out, r) = BatchOut::open(&path, &exact()).unwrap();
         assert_eq!(r.done, HashSet::from([key("f5")]));
         assert_eq!(r.dropped_bytes, 21);
         out.write_record(&row("f5d6")).unwrap();
         drop(out);
-        let (_, r) = BatchOut::open(&path, "exact").unwrap();
+        let (_, r) = BatchOut::open(&path, &exact()).unwrap();
         assert_eq!(r.done, HashSet::from([key("f5"), key("f5d6")]));
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 3);
     }
 
-    /// Only rows of the mode asked for are done; a malformed line's row (no mode) is done
-    /// for every mode.
+    /// A run's settings of which only the mode is set (the columns a run leaves empty
+    /// are not compared).
+    fn exact() -> RowSettings {
+        mode("exact")
+    }
+
+    fn mode(mode: &str) -> RowSettings {
+        RowSettings {
+            mode: mode.into(),
+            ..RowSettings::default()
+        }
+    }
+
+    /// Every row is done; a malformed line's row (no mode) belongs to any run. A row of
+    /// another mode, label depth, weights or selectivity refuses the run, naming the
+    /// column and both values.
     #[test]
-    fn done_keys_are_those_of_the_mode_asked_for() {
+    fn rows_of_other_settings_refuse_the_run() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let (exact, a) = row_of("f5", "exact");
-        let (wld, b) = row_of("f5d6", "wld");
-        // Labels of one depth are not those of another.
-        let (label, d) = row_of("f5d6c3", "depth8");
+        let (mut label, d) = row_of("f5d6c3", "depth8");
+        set(&mut label, "variant", "eval 0000abcd".into());
         // A malformed line's row: no mode, no side, its text's key.
         let text = "not a position";
         let c = line_key(text);
@@ -312,22 +323,57 @@ mod tests {
         set(&mut error, "status", "error: in.obf:1: bad".into());
         set(&mut error, "line", "1".into());
         {
-            let (mut out, _) = BatchOut::open(&path, "exact").unwrap();
-            out.write_record(&exact).unwrap();
-            out.write_record(&wld).unwrap();
+            let (mut out, _) = BatchOut::open(&path, &mode("depth8")).unwrap();
             out.write_record(&label).unwrap();
             out.write_record(&error).unwrap();
         }
-        for (mode, done) in [
-            ("exact", HashSet::from([a, c])),
-            ("wld", HashSet::from([b, c])),
-            ("all", HashSet::from([c])),
-            ("depth8", HashSet::from([d, c])),
-            ("depth10", HashSet::from([c])),
+        let same = RowSettings {
+            mode: "depth8".into(),
+            variant: "eval 0000abcd".into(),
+            selectivity: None,
+        };
+        let (_, r) = BatchOut::open(&path, &same).unwrap();
+        assert_eq!(r.done, HashSet::from([d, c]));
+        for (run, column, found, theirs) in [
+            (mode("depth10"), "mode", "depth8", "depth10"),
+            (mode("exact"), "mode", "depth8", "exact"),
+            (
+                RowSettings {
+                    variant: "eval 12345678".into(),
+                    ..same.clone()
+                },
+                "variant",
+                "eval 0000abcd",
+                "eval 12345678",
+            ),
         ] {
-            let (_, r) = BatchOut::open(&path, mode).unwrap();
-            assert_eq!(r.done, done, "{mode:?}");
+            let err = BatchOut::open(&path, &run).err().unwrap().to_string();
+            assert!(
+                err.contains(&format!(
+                    ":2: its {column} is '{found}', this run's is '{theirs}'"
+                )),
+                "{err}"
+            );
         }
+        // A solve's selectivity, too.
+        let solved = dir.path().join("solved.csv");
+        let (mut r100, _) = row_of("f5", "exact");
+        set(&mut r100, "selectivity", "100".into());
+        BatchOut::open(&solved, &exact())
+            .unwrap()
+            .0
+            .write_record(&r100)
+            .unwrap();
+        let other = RowSettings {
+            selectivity: Some(95),
+            ..exact()
+        };
+        let err = BatchOut::open(&solved, &other).err().unwrap().to_string();
+        assert!(
+            err.contains("its selectivity is '100', this run's is '95'"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&solved).unwrap().lines().count(), 2);
     }
 
     #[test]
@@ -335,25 +381,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("other.csv");
         std::fs::write(&path, "a,b,c\n1,2,3\n").unwrap();
-        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
+        let err = BatchOut::open(&path, &exact()).err().unwrap().to_string();
         assert!(err.contains("other.csv:1"), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b,c\n1,2,3\n");
 
         // A foreign file whose last line has no newline keeps that line.
         let path = dir.path().join("notes.csv");
         std::fs::write(&path, "a,b\n1,2").unwrap();
-        assert!(BatchOut::open(&path, "exact").is_err());
+        assert!(BatchOut::open(&path, &exact()).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,b\n1,2");
         let path = dir.path().join("oneline.txt");
         std::fs::write(&path, "precious").unwrap();
-        assert!(BatchOut::open(&path, "exact").is_err());
+        assert!(BatchOut::open(&path, &exact()).is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "precious");
 
         let path = dir.path().join("damaged.csv");
         let mut text = batch_header().join(",") + "\n";
         text += "short,row\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
+        let err = BatchOut::open(&path, &exact()).err().unwrap().to_string();
         assert!(err.contains("damaged.csv:2"), "{err}");
 
         // A value that is not of its column's type: not a row a finale wrote.
@@ -367,7 +413,7 @@ mod tests {
             + &fields.join(",")
             + "\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
+        let err = BatchOut::open(&path, &exact()).err().unwrap().to_string();
         assert!(
             err.ends_with(
                 "bad-value.csv:3: bad nodes; not appending to a file that may be damaged"
@@ -382,7 +428,7 @@ mod tests {
         *fields.last_mut().unwrap() = "\"F4".into();
         let text = batch_header().join(",") + "\n" + &fields.join(",") + "\n";
         std::fs::write(&path, &text).unwrap();
-        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
+        let err = BatchOut::open(&path, &exact()).err().unwrap().to_string();
         assert!(
             err.contains("open-quote.csv:2: the last row ends inside a quoted"),
             "{err}"
@@ -394,7 +440,7 @@ mod tests {
     fn syncs_at_the_interval() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let (mut out, _) = BatchOut::open(&path, "exact").unwrap();
+        let (mut out, _) = BatchOut::open(&path, &exact()).unwrap();
         assert_eq!(out.syncs, 1, "a new file is synced with its header");
         out.sync_every(Duration::ZERO);
         for moves in ["f5", "f5d6", "f5d6c3"] {
@@ -413,29 +459,16 @@ mod tests {
     fn one_writer_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.csv");
-        let (first, _) = BatchOut::open(&path, "exact").unwrap();
-        let err = BatchOut::open(&path, "exact").err().unwrap().to_string();
+        let (first, _) = BatchOut::open(&path, &exact()).unwrap();
+        let err = BatchOut::open(&path, &exact()).err().unwrap().to_string();
         assert!(
             err.starts_with(&format!("{}: another finale batch", path.display())),
             "{err}"
         );
         drop(first);
         assert!(
-            BatchOut::open(&path, "exact").is_ok(),
+            BatchOut::open(&path, &exact()).is_ok(),
             "the lock goes with the file"
         );
-    }
-
-    #[test]
-    fn devices_are_only_written() {
-        let null = Path::new("/dev/null");
-        if !null.exists() {
-            return;
-        }
-        let (mut out, resumed) = BatchOut::open(null, "exact").unwrap();
-        assert!(resumed.done.is_empty());
-        out.write_record(&row("f5")).unwrap();
-        out.sync().unwrap();
-        assert_eq!(out.syncs, 0, "nothing to sync on a device");
     }
 }

@@ -1,7 +1,8 @@
 //! Reopening an existing batch output: its torn last row found and, once the file has
-//! checked out as a batch CSV of this finale (header, every row's values), cut off; the
-//! keys of the positions it already holds a row of the run's mode for.
+//! checked out as a batch CSV of this finale (header, every row's values, every row made
+//! with the run's settings), cut off; the keys of the positions it already holds.
 
+use super::options::RowSettings;
 use super::row_check::check_row;
 use crate::durable;
 use crate::error::{BatchError, Error, Result};
@@ -15,18 +16,23 @@ use std::path::Path;
 /// What reopening an existing output found.
 #[derive(Debug, Default)]
 pub struct Resumed {
-    /// Keys that already have a row of the mode asked for (or an `error` row of a
-    /// malformed line, which has no mode).
+    /// Keys that already have a row (a solve, a label, a timeout, or an `error` row of a
+    /// malformed line).
     pub done: HashSet<u64>,
     /// Bytes of an unfinished last row that were dropped.
     pub dropped_bytes: u64,
 }
 
 /// Reads the existing output `file` at `path` (open for reading and appending, locked):
-/// the keys done for `mode`, and the bytes of whole rows, where the next row goes. A file
+/// the keys done, every row made with `settings`, and the bytes of whole rows, where the
+/// next row goes. A file
 /// with no whole row must be empty or a cut header; a torn last row is dropped only from
 /// a file that checked out as ours, and a refused file is left as it was.
-pub(super) fn resume(path: &Path, file: &mut File, mode: &str) -> Result<(Resumed, u64)> {
+pub(super) fn resume(
+    path: &Path,
+    file: &mut File,
+    settings: &RowSettings,
+) -> Result<(Resumed, u64)> {
     let io = |source| Error::Write {
         path: path.to_path_buf(),
         source,
@@ -45,7 +51,7 @@ pub(super) fn resume(path: &Path, file: &mut File, mode: &str) -> Result<(Resume
     } else {
         // Streamed: a resumed output of millions of rows costs only its keys.
         let reader = BufReader::new(file.take(tail.whole));
-        resumed.done = read_keys(path, reader, mode)?;
+        resumed.done = read_keys(path, reader, settings)?;
     }
     resumed.dropped_bytes = tail.torn_bytes();
     tail.drop_torn(file).map_err(io)?;
@@ -81,13 +87,13 @@ fn header_fault(found: &csv::StringRecord) -> Option<String> {
     })
 }
 
-/// Keys of the rows of `mode` (and of the `error` rows, which have none) of an existing
-/// output, after checking its header, reading every row as a [`BatchRow`] and checking
-/// its values ([`check_row`]).
+/// Keys of the rows of an existing output, after checking its header, reading every row
+/// as a [`BatchRow`](crate::results::BatchRow), checking its values ([`check_row`]) and
+/// that it was made with `settings`.
 ///
 /// The text is read with an end marker after it: a file whose last line ends inside a
 /// quoted field reads as whole rows without it, but would swallow the rows appended next.
-fn read_keys(path: &Path, text: impl Read, mode: &str) -> Result<HashSet<u64>> {
+fn read_keys(path: &Path, text: impl Read, settings: &RowSettings) -> Result<HashSet<u64>> {
     let text = text.chain(b"finale-end-of-file\n".as_slice());
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
     let bad = |line: u64, what: String| {
@@ -127,9 +133,17 @@ fn read_keys(path: &Path, text: impl Read, mode: &str) -> Result<HashSet<u64>> {
                 break;
             }
         }
-        let key = record_key(&record, found.len(), mode)
-            .map_err(|(at, what)| bad(at.unwrap_or(line), what))?;
-        done.extend(key);
+        let key = record_key(&record, found.len(), settings).map_err(|fault| match fault {
+            Fault::Row(at, what) => bad(at.unwrap_or(line), what),
+            Fault::Settings(column, found, run) => Error::from(BatchError::OtherSettings {
+                path: path.to_path_buf(),
+                line,
+                column,
+                found,
+                run,
+            }),
+        })?;
+        done.insert(key);
     }
     Ok(done)
 }
@@ -137,20 +151,27 @@ fn read_keys(path: &Path, text: impl Read, mode: &str) -> Result<HashSet<u64>> {
 /// The line [`read_keys`] reads after an existing output's text.
 const END: &str = "finale-end-of-file";
 
-/// The key of one row of an existing output (read with the end marker [`END`] after it),
-/// `None` for a row of another mode; `Err` names what is wrong (and its line, when it is
-/// not the record's first).
+/// Why a row of an existing output cannot be resumed from.
+enum Fault {
+    /// A damaged row: its line, when it is not the record's first, and what is wrong.
+    Row(Option<u64>, String),
+    /// A row made with other settings: the column, its value, and the run's.
+    Settings(&'static str, String, String),
+}
+
+/// The key of one row of an existing output (read with the end marker [`END`] after it).
 fn record_key(
     record: &csv::StringRecord,
     fields: usize,
-    mode: &str,
-) -> std::result::Result<Option<u64>, (Option<u64>, String)> {
+    settings: &RowSettings,
+) -> std::result::Result<u64, Fault> {
     if record.len() != fields {
         let what = format!("malformed row ({} fields, expected {fields})", record.len());
-        return Err((None, what));
+        return Err(Fault::Row(None, what));
     }
     // By position: the header is the batch header, checked before.
-    let row = read_batch_row(record).map_err(|b| (Some(b.line), format!("bad {}", b.column)))?;
+    let row = read_batch_row(record)
+        .map_err(|b| Fault::Row(Some(b.line), format!("bad {}", b.column)))?;
     // A row finale would not write (a score of 99, a key not its board's) must not
     // count a position done or be resumed from.
     let key = check_row(&row).map_err(|fault| {
@@ -160,11 +181,13 @@ fn record_key(
             .get(record.len() - 1)
             .is_some_and(|f| f.contains(END))
         {
-            (None, "the last row ends inside a quoted field".to_string())
+            Fault::Row(None, "the last row ends inside a quoted field".to_string())
         } else {
-            (None, fault.to_string())
+            Fault::Row(None, fault.to_string())
         }
     })?;
-    // A malformed line's row has no mode: it stands for every mode.
-    Ok((row.0.mode == mode || row.0.mode.is_empty()).then_some(key))
+    match settings.differs(&row.0) {
+        Some((column, found, run)) => Err(Fault::Settings(column, found, run)),
+        None => Ok(key),
+    }
 }

@@ -42,7 +42,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let wall = Instant::now();
     // Open (and lock) the output first: a damaged or busy file stops the run before any
     // work.
-    let (mut csv, resumed) = BatchOut::open(&options.out, &options.row_mode())?;
+    let (mut csv, resumed) = BatchOut::open(&options.out, &options.row_settings())?;
     csv.sync_every(options.fsync_every);
     let mut summary = BatchSummary {
         dropped_bytes: resumed.dropped_bytes,

@@ -170,7 +170,8 @@ fn solved_row(shared: &Shared, job: &Job, result: SolveResult, work: u64) -> Don
     let best_found = result.best_found.unwrap_or_default();
     let repeats_wrong = disagreeing_repeats(shared, job, &result);
     let file = &shared.options.inputs[job.file];
-    let row = checked_row(file, job.index, &job.record, result);
+    let mut row = checked_row(file, job.index, &job.record, result);
+    row.variant = shared.options.row_variant();
     let wrong = row.verdict.ok() == Some(false) || !repeats_wrong.is_empty();
     Done {
         fields: batch_solved(&row, shared.info, repeats_wrong.is_empty()),
@@ -193,8 +194,10 @@ fn timeout_row(shared: &Shared, job: &Job, t: &TimedOut, work: u64) -> Done {
         index: job.index,
         record: &job.record,
     };
+    let mut fields = batch_timeout(&at, options.mode, t, shared.info);
+    fields.0.variant = options.row_variant();
     Done {
-        fields: batch_timeout(&at, options.mode, t, shared.info),
+        fields,
         work,
         nodes: t.nodes,
         time: t.time,

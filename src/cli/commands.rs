@@ -263,6 +263,7 @@ pub(crate) fn games(a: GamesArgs) -> finale::Result<ExitCode> {
         names: a.names,
         strict: a.strict,
         out: a.out,
+        stop: on_signals()?,
     };
     commands::run_games(&options, &mut std::io::stderr())?;
     Ok(ExitCode::SUCCESS)
@@ -308,7 +309,7 @@ pub(crate) fn train(a: TrainArgs, out: &mut impl Write) -> finale::Result<ExitCo
         progress: !a.no_progress,
         interrupt: on_signals()?,
     };
-    match commands::train::run_train(&options, &a.out, a.force, a.data.as_deref(), out) {
+    match commands::train::run_train(&options, &a.out, a.data.as_deref(), out) {
         Err(finale::Error::Train(e @ finale::error::TrainError::Stopped(_))) => {
             let data = match &a.data {
                 Some(p) => format!("; {} holds the rows of the phases finished", p.display()),

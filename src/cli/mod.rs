@@ -3,5 +3,6 @@
 
 pub(crate) mod args;
 pub(crate) mod commands;
+pub(crate) mod files;
 pub(crate) mod train_args;
 pub(crate) mod usage;

@@ -4,6 +4,7 @@
 
 use super::solve::{Job, SolveInput, load};
 use crate::board::{Board, Color, Square};
+use crate::durable::guard::is_stdout;
 use crate::durable::{Access, Existing, Replacement};
 use crate::error::{Error, Result};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
@@ -177,54 +178,44 @@ fn csv_row(index: usize, e: &Evaluation) -> EvalRow {
 }
 
 /// Where CSV rows go: a temporary file that replaces a regular file (or a new one) only
-/// when complete, or straight into a device or pipe (e.g. `/dev/stdout`), which a rename
-/// would replace.
-enum Sink {
+/// when complete, or standard output (`--csv -`).
+enum Sink<'o> {
     Temp(Replacement),
-    Stream(std::fs::File),
+    Stdout(&'o mut dyn Write),
 }
 
-impl Write for Sink {
+impl Write for Sink<'_> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         match self {
             Sink::Temp(f) => f.write(buf),
-            Sink::Stream(f) => f.write(buf),
+            Sink::Stdout(f) => f.write(buf),
         }
     }
     fn flush(&mut self) -> std::io::Result<()> {
         match self {
             Sink::Temp(f) => f.flush(),
-            Sink::Stream(f) => f.flush(),
+            Sink::Stdout(f) => f.flush(),
         }
     }
 }
 
 /// A CSV written whole or not at all (see [`Sink`]). Created before any work, so that an
 /// unwritable place is reported at once.
-struct CsvFile<'p> {
+struct CsvFile<'p, 'o> {
     path: &'p Path,
-    writer: csv::Writer<Sink>,
+    writer: csv::Writer<Sink<'o>>,
 }
 
-impl<'p> CsvFile<'p> {
-    fn create(path: &'p Path) -> Result<Self> {
-        let write_err = |source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        };
-        let sink = match std::fs::metadata(path) {
-            Ok(m) if !m.is_file() => Sink::Stream(
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .open(path)
-                    .map_err(write_err)?,
-            ),
-            _ => Sink::Temp(
+impl<'p, 'o> CsvFile<'p, 'o> {
+    fn create(path: &'p Path, sink: Option<&'o mut dyn Write>) -> Result<Self> {
+        let sink = match sink {
+            Some(stdout) => Sink::Stdout(stdout),
+            None => Sink::Temp(
                 Replacement::beside(path, ".finale-eval-", Access::Private).map_err(|e| {
-                    write_err(std::io::Error::new(
-                        e.kind(),
-                        "cannot create a file beside it",
-                    ))
+                    Error::Write {
+                        path: path.to_path_buf(),
+                        source: std::io::Error::new(e.kind(), "cannot create a file beside it"),
+                    }
                 })?,
             ),
         };
@@ -262,14 +253,16 @@ impl<'p> CsvFile<'p> {
             .map_err(|e| err(std::io::Error::new(e.error().kind(), e.error().to_string())))?;
         match sink {
             Sink::Temp(tmp) => tmp.commit(Existing::Replace).map_err(|e| err(e.source))?,
-            Sink::Stream(mut f) => f.flush().map_err(err)?,
+            Sink::Stdout(f) => f.flush().map_err(Error::Output)?,
         }
         Ok(())
     }
 }
 
 /// Evaluates every position of `input` `depth` moves ahead, prints each report to `out`
-/// and, with `csv`, writes one row per position there. All input is read first.
+/// and, with `csv`, writes one row per position there (`-`: to `out`, in place of the
+/// reports). All input is read first. The caller has checked the files with
+/// [`crate::durable::guard`].
 pub fn run_eval(
     input: &SolveInput,
     eval: &Evaluator,
@@ -277,18 +270,21 @@ pub fn run_eval(
     csv: Option<&Path>,
     out: &mut impl Write,
 ) -> Result<Vec<Evaluation>> {
-    if let (Some(out), SolveInput::File(input)) = (csv, input) {
-        crate::results::outputs::refuse_input_as_output("--csv", out, [input.as_path()])?;
-    }
     let jobs = load(input)?;
-    let mut file = csv.map(CsvFile::create).transpose()?;
+    // With `--csv -` the rows are standard output, and the reports are not printed.
+    let mut quiet = std::io::sink();
+    let (report, mut file): (&mut dyn Write, _) = match csv {
+        Some(p) if is_stdout(p) => (&mut quiet, Some(CsvFile::create(p, Some(out))?)),
+        Some(p) => (out, Some(CsvFile::create(p, None)?)),
+        None => (out, None),
+    };
     let mut all = Vec::with_capacity(jobs.len());
     for (i, job) in jobs.iter().enumerate() {
         let e = evaluate(eval, job, depth);
         if i > 0 {
-            writeln!(out).map_err(Error::Output)?;
+            writeln!(report).map_err(Error::Output)?;
         }
-        write!(out, "{}", report(&e)).map_err(Error::Output)?;
+        write!(report, "{}", self::report(&e)).map_err(Error::Output)?;
         if let Some(f) = &mut file {
             f.record(&csv_row(i + 1, &e))?;
         }

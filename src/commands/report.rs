@@ -4,7 +4,9 @@
 //! to the first on the positions they share.
 
 use super::run_csv::RunCsv;
+use crate::durable::{Access, Existing, Replacement};
 use crate::error::{CompareError, Error, Result};
+use crate::interrupt::Interrupt;
 use plotters::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -87,53 +89,68 @@ fn plot_error(path: &Path, e: impl std::fmt::Display) -> Error {
     })
 }
 
-/// Refuses an `svg` that is one of `files` (the same file, by any path), or that exists
-/// when not `force`: checked before anything is read or written.
-fn check_target(files: &[PathBuf], svg: &Path, force: bool) -> Result<()> {
-    let Ok(target) = std::fs::metadata(svg) else {
-        return Ok(());
-    };
-    if files
-        .iter()
-        .any(|f| crate::results::outputs::same_file(f, svg))
-    {
-        return Err(CompareError::SvgIsInput(svg.to_path_buf()).into());
-    }
-    if !force {
-        let what = if target.is_file() { "file" } else { "path" };
-        return Err(CompareError::SvgExists {
-            path: svg.to_path_buf(),
-            what,
-        }
-        .into());
-    }
-    Ok(())
-}
-
 /// Draws the report of `files` into the SVG `svg`, and prints a line per run to `out`.
-/// An existing `svg` is replaced only when `force`, and never when it is one of `files`.
-pub fn run_report(files: &[PathBuf], svg: &Path, force: bool, out: &mut impl Write) -> Result<()> {
-    check_target(files, svg, force)?;
+/// The SVG is drawn in memory and replaces `svg` whole (an existing file only when
+/// `force`); stopped by `stop`, nothing is written. The caller has checked the files with
+/// [`crate::durable::guard`] (`svg` not an input, not a device).
+pub fn run_report(
+    files: &[PathBuf],
+    svg: &Path,
+    force: bool,
+    stop: &Interrupt,
+    out: &mut impl Write,
+) -> Result<()> {
     let runs = load(files)?;
-    let ratios = relative_times(&runs);
-    let panels = if ratios.is_empty() { 2 } else { 3 };
-    let root = SVGBackend::new(svg, (1000, 380 * panels as u32)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| plot_error(svg, e))?;
-    let areas = root.split_evenly((panels, 1));
-    let x = empties_range(&runs);
-    draw_times(&areas[0], &runs, x).map_err(|e| plot_error(svg, e))?;
-    draw_rates(&areas[1], &runs, x).map_err(|e| plot_error(svg, e))?;
-    if !ratios.is_empty() {
-        let first = runs.first().map(|(l, _)| l.as_str()).unwrap_or_default();
-        draw_ratios(&areas[2], &ratios, first, x).map_err(|e| plot_error(svg, e))?;
-    }
-    root.present().map_err(|e| plot_error(svg, e))?;
+    let kept = || format!("nothing written, {} as it was", svg.display());
+    stop.check("report", kept)?;
+    let text = draw(&runs, svg)?;
+    stop.check("report", kept)?;
+    save(svg, &text, force)?;
     for (label, pts) in &runs {
         let total: f64 = pts.iter().map(|p| p.time).sum();
         writeln!(out, "{label}: {} positions, {total:.3} s", pts.len()).map_err(Error::Output)?;
     }
     writeln!(out, "svg           {}", svg.display()).map_err(Error::Output)?;
     Ok(())
+}
+
+/// The SVG text of the panels of `runs` (`svg` names it in errors).
+fn draw(runs: &[(String, Vec<Point>)], svg: &Path) -> Result<String> {
+    let ratios = relative_times(runs);
+    let panels = if ratios.is_empty() { 2 } else { 3 };
+    let mut text = String::new();
+    {
+        let root =
+            SVGBackend::with_string(&mut text, (1000, 380 * panels as u32)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| plot_error(svg, e))?;
+        let areas = root.split_evenly((panels, 1));
+        let x = empties_range(runs);
+        draw_times(&areas[0], runs, x).map_err(|e| plot_error(svg, e))?;
+        draw_rates(&areas[1], runs, x).map_err(|e| plot_error(svg, e))?;
+        if !ratios.is_empty() {
+            let first = runs.first().map(|(l, _)| l.as_str()).unwrap_or_default();
+            draw_ratios(&areas[2], &ratios, first, x).map_err(|e| plot_error(svg, e))?;
+        }
+        root.present().map_err(|e| plot_error(svg, e))?;
+    }
+    Ok(text)
+}
+
+/// Writes `text` beside `svg` and renames it over it once on disk (an existing file only
+/// when `force`, also one that appeared meanwhile).
+fn save(svg: &Path, text: &str, force: bool) -> Result<()> {
+    let err = |source| Error::Write {
+        path: svg.to_path_buf(),
+        source,
+    };
+    let mut tmp = Replacement::beside(svg, ".finale-report-", Access::Plain).map_err(err)?;
+    tmp.write_all(text.as_bytes()).map_err(err)?;
+    let existing = if force {
+        Existing::Replace
+    } else {
+        Existing::Refuse
+    };
+    tmp.commit(existing).map_err(|e| err(e.source))
 }
 
 /// One panel of the SVG.

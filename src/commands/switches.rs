@@ -167,6 +167,12 @@ pub(crate) struct VariantSwitches {
     pub(crate) hash_mb: Option<usize>,
 }
 
+/// The `--eval` weights a suite variant's flags `text` name, if they parse and name one
+/// (for the files guard; a variant that does not parse is refused later, in its words).
+pub fn variant_eval(text: &str) -> Option<PathBuf> {
+    VariantSwitches::parse(text).ok()?.search.eval
+}
+
 impl VariantSwitches {
     /// Parses the words of `text` (split at white space) as the CLI parses them.
     pub(crate) fn parse(text: &str) -> Result<VariantSwitches> {

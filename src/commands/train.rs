@@ -21,21 +21,17 @@ pub fn generation_path(out: &Path, k: u32) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Refuses, before any work, an `out` the weights could not be saved to: an existing file
-/// without `force`, a directory, or a place where no file can be made. The weights are
-/// saved by a rename from a temporary file beside `out`, so one is made there now.
-fn check_out(out: &Path, force: bool) -> Result<()> {
+/// Refuses, before any work, an `out` the weights could not be saved to: a place where no
+/// file can be made. The weights are saved by a rename from a temporary file beside `out`,
+/// so one is made there now. (An existing `out` without `--force`, a directory or a device
+/// are the CLI's guard's to refuse.)
+fn check_out(out: &Path) -> Result<()> {
     let unwritable = |why: String| {
         Error::from(TrainError::Unwritable {
             path: out.to_path_buf(),
             why,
         })
     };
-    match std::fs::metadata(out) {
-        Ok(m) if m.is_dir() => return Err(unwritable("is a directory".into())),
-        Ok(_) if !force => return Err(TrainError::Exists(out.to_path_buf()).into()),
-        _ => {}
-    }
     let dir = crate::durable::dir_of(out);
     tempfile::Builder::new()
         .prefix(".finale-train-check-")
@@ -44,17 +40,17 @@ fn check_out(out: &Path, force: bool) -> Result<()> {
         .map_err(|e| unwritable(format!("cannot create a file in {} ({e})", dir.display())))
 }
 
-/// Trains with `options`, writes the weights to `out` (refusing to replace an existing file
-/// unless `force`) and, if `data` is given, every labelled position to that CSV.
+/// Trains with `options`, writes the weights to `out` (replacing an existing file) and, if
+/// `data` is given, every labelled position to that CSV. The caller has checked the files
+/// with [`crate::durable::guard`] (`--force`, no output over an input or a device).
 pub fn run_train(
     options: &TrainOptions,
     out: &Path,
-    force: bool,
     data: Option<&Path>,
     stdout: &mut impl Write,
 ) -> Result<()> {
-    check_out(out, force)?;
-    let mut data_file = open_data(data, out)?;
+    check_out(out)?;
+    let mut data_file = open_data(data)?;
     let mut log = std::io::stderr();
     let trained = train_generations(
         options,
@@ -83,12 +79,11 @@ pub fn run_train(
     print_errors(stdout, &file, &table, out, checksum)
 }
 
-/// The `--data` CSV, created (not the weight file `out`).
-fn open_data(data: Option<&Path>, out: &Path) -> Result<Option<BufWriter<File>>> {
+/// The `--data` CSV, created.
+fn open_data(data: Option<&Path>) -> Result<Option<BufWriter<File>>> {
     let Some(p) = data else {
         return Ok(None);
     };
-    crate::results::outputs::refuse_input_as_output("--data", p, [out])?;
     let file = File::create(p).map_err(|source| Error::Write {
         path: p.to_path_buf(),
         source,

@@ -78,6 +78,11 @@ pub enum EngineRun {
 }
 
 impl Engine {
+    /// The executable's path of a `NAME:PATH` spec, unchecked (for the files guard).
+    pub fn spec_path(spec: &str) -> Option<&Path> {
+        spec.split_once(':').map(|(_, path)| Path::new(path))
+    }
+
     /// `NAME:PATH` as `--engine` takes it: a known adapter and an executable file (for
     /// Zebra, with its data file beside it). A bare file name is the file in the current
     /// directory, never one found on `PATH`.

@@ -88,6 +88,25 @@ pub enum BatchError {
         .0.display()
     )]
     NotRegular(PathBuf),
+    /// A resumed output whose rows were made with other settings: another mode or label
+    /// depth, other weights, another selectivity.
+    #[error(
+        "{}:{line}: its {column} is '{found}', this run's is '{run}': an output holds the rows of \
+         one mode, depth, weights and selectivity; give a new --out (finale merge joins outputs)",
+        path.display()
+    )]
+    OtherSettings {
+        /// The output.
+        path: PathBuf,
+        /// 1-based line of the first such row.
+        line: u64,
+        /// The column that differs.
+        column: &'static str,
+        /// Its value in that row.
+        found: String,
+        /// This run's.
+        run: String,
+    },
     /// An existing output with no complete line that is not the start of a batch header.
     #[error("{}:1: not a finale batch CSV (no complete line); not appending to it", .0.display())]
     NotBatchCsv(PathBuf),
@@ -129,17 +148,6 @@ pub enum BatchError {
     /// A merge input whose header is not the batch header.
     #[error("{}:1: not a finale batch CSV (header differs)", .0.display())]
     MergeHeader(PathBuf),
-    /// A merge whose output is one of its inputs.
-    #[error("merge: --out {} is also an input", .0.display())]
-    OutIsInput(PathBuf),
-    /// A merge output that exists, without --force.
-    #[error("merge: --out {}: the {what} exists (--force replaces it)", path.display())]
-    OutExists {
-        /// The output.
-        path: PathBuf,
-        /// `file` or `path`.
-        what: &'static str,
-    },
     /// A merge input row holding a value finale never writes (a score out of range, a
     /// key that is not its board's, ...: `batch::row_check`).
     #[error("{}:{line}: bad {column}: {what}", path.display())]

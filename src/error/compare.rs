@@ -86,17 +86,6 @@ pub enum CompareError {
     /// Neither two CSVs nor one.
     #[error("compare: give two CSVs (A B), or one CSV with two or more variants")]
     FileCount,
-    /// A report whose --svg is one of its input CSVs.
-    #[error("report: --svg {} is also an input", .0.display())]
-    SvgIsInput(PathBuf),
-    /// A report whose --svg exists, without --force.
-    #[error("report: --svg {}: the {what} exists (--force replaces it)", path.display())]
-    SvgExists {
-        /// The SVG.
-        path: PathBuf,
-        /// `file` or `path`.
-        what: &'static str,
-    },
     /// Nothing solved to draw.
     #[error("report: no solved positions in the CSVs")]
     NothingToReport,

@@ -32,7 +32,7 @@ pub enum GamesError {
     /// A players or tournaments file that cannot be read.
     #[error(transparent)]
     Names(#[from] NamesError),
-    /// A name filter without the names it needs.
+    /// A name filter without the names it needs beside the game file.
     #[error(
         "{flag}: {} has no {file} beside it to name its {what} (give --names DIR)",
         path.display()
@@ -40,6 +40,24 @@ pub enum GamesError {
     NoNames {
         /// `--player` or `--tournament`.
         flag: &'static str,
+        /// The game file.
+        path: PathBuf,
+        /// `WTHOR.JOU` or `WTHOR.TRN`.
+        file: &'static str,
+        /// `players` or `tournaments`.
+        what: &'static str,
+    },
+    /// A name filter without the names it needs in the `--names` directory.
+    #[error(
+        "{flag}: --names {} has no {file} to name the {what} of {}",
+        dir.display(),
+        path.display()
+    )]
+    NoNamesIn {
+        /// `--player` or `--tournament`.
+        flag: &'static str,
+        /// The `--names` directory.
+        dir: PathBuf,
         /// The game file.
         path: PathBuf,
         /// `WTHOR.JOU` or `WTHOR.TRN`.

@@ -78,6 +78,13 @@ pub enum Error {
     /// A batch, merge or shard error.
     #[error(transparent)]
     Batch(#[from] BatchError),
+    /// A long command stopped by SIGINT or SIGTERM, having kept what it says.
+    #[error(transparent)]
+    Stopped(#[from] crate::interrupt::Stopped),
+    /// A command's files refused before any work: an output over an input, a device or a
+    /// pipe; an input that cannot be read whole.
+    #[error(transparent)]
+    Guard(#[from] crate::durable::guard::GuardError),
     /// A `games` error: a WTHOR header, a damaged game under --strict, names.
     #[error(transparent)]
     Games(#[from] GamesError),

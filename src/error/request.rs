@@ -22,20 +22,6 @@ pub enum RequestError {
         /// B.
         max: u32,
     },
-    /// An output that is one of the command's own inputs.
-    #[error(
-        "{flag} {}: that is the input {}; writing it would destroy it (give another path)",
-        output.display(),
-        input.display()
-    )]
-    OutputIsInput {
-        /// The option naming the output.
-        flag: &'static str,
-        /// The output as given.
-        output: std::path::PathBuf,
-        /// The input it is, as given.
-        input: std::path::PathBuf,
-    },
     /// The SIGINT/SIGTERM handlers could not be installed.
     #[error("cannot install the SIGINT/SIGTERM handlers ({0})")]
     Signals(#[source] std::io::Error),

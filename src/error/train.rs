@@ -58,7 +58,4 @@ pub enum TrainError {
         /// Why not.
         why: String,
     },
-    /// An output that exists, without --force.
-    #[error("{}: already exists (use --force to replace it)", .0.display())]
-    Exists(PathBuf),
 }

@@ -40,8 +40,8 @@ impl Names {
             None => Ok(None),
         };
         Ok(Names {
-            players: read("WTHOR.JOU", PLAYER_BYTES)?,
-            tournaments: read("WTHOR.TRN", TOURNAMENT_BYTES)?,
+            players: read(FILES[0], PLAYER_BYTES)?,
+            tournaments: read(FILES[1], TOURNAMENT_BYTES)?,
         })
     }
 
@@ -62,12 +62,23 @@ impl Names {
     }
 }
 
+/// The names files a database directory holds.
+const FILES: [&str; 2] = ["WTHOR.JOU", "WTHOR.TRN"];
+
+/// Every path in `dir` that [`Names::read`] may read, there or not: `WTHOR.JOU` and
+/// `WTHOR.TRN` under their names and their lower-case names (what no output may be).
+pub fn paths(dir: &Path) -> Vec<PathBuf> {
+    FILES.iter().flat_map(|name| spellings(dir, name)).collect()
+}
+
+/// `dir/name` and `dir/` its lower-case name.
+fn spellings(dir: &Path, name: &str) -> [PathBuf; 2] {
+    [dir.join(name), dir.join(name.to_ascii_lowercase())]
+}
+
 /// `dir/name`, or `dir/` its lower-case name, whichever is a file.
 fn find(dir: &Path, name: &str) -> Option<PathBuf> {
-    [name.to_string(), name.to_ascii_lowercase()]
-        .into_iter()
-        .map(|n| dir.join(n))
-        .find(|p| p.is_file())
+    spellings(dir, name).into_iter().find(|p| p.is_file())
 }
 
 /// The names of a `.JOU` or `.TRN` file's bytes, `width` bytes each; `path` names the file

@@ -317,6 +317,12 @@ pub struct LabelAnswer {
     pub weights: u32,
 }
 
+/// The `variant` column of rows made with the weights of checksum `checksum`:
+/// `eval 7f48bc5d`.
+pub fn weights_variant(checksum: u32) -> String {
+    format!("eval {checksum:08x}")
+}
+
 /// The batch row of a label: a solved row of mode `depthD` with no best move, whose
 /// `variant` names the weights (`eval 7f48bc5d`), as labels depend on them.
 pub fn batch_label(at: &BatchSource, answer: &LabelAnswer, info: &RunInfo) -> BatchRow {
@@ -327,7 +333,7 @@ pub fn batch_label(at: &BatchSource, answer: &LabelAnswer, info: &RunInfo) -> Ba
         nodes: Some(answer.nodes),
         time_s: seconds(answer.time),
         nps: format!("{:.0}", answer.nodes as f64 / secs.max(1e-9)),
-        variant: format!("eval {:08x}", answer.weights),
+        variant: weights_variant(answer.weights),
         engine: super::row::finale_engine(),
         engine_status: "solved".into(),
         ..CsvRow::of_position(at.index, at.file, &at.record.position, info)

@@ -10,7 +10,6 @@ pub mod csv_row;
 pub mod format;
 pub mod histogram;
 pub mod machine;
-pub mod outputs;
 pub mod row;
 
 pub use check::{Verdict, check, check_values};

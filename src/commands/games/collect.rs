@@ -73,6 +73,9 @@ impl<'o> Collector<'o> {
             return Ok(());
         }
         for item in games {
+            self.options
+                .stop
+                .check("games", || self.options.nothing_written())?;
             match item {
                 Ok(game) => {
                     self.summary.games += 1;

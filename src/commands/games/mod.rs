@@ -17,22 +17,27 @@ pub use options::GamesOptions;
 pub use output::{CREDIT, sample};
 pub use summary::GamesSummary;
 
+use crate::durable::guard::is_stdout;
 use crate::error::{Error, GamesError, RequestError, Result};
-use crate::results::outputs::refuse_input_as_output;
 use collect::Collector;
 use source::NamesCache;
 use std::io::Write;
 
-/// Reads `options.files`, writes the positions to `options.out` (whole or not at all) and
-/// the summary to `report`; the counts.
+/// Reads `options.files`, writes the positions to `options.out` (whole or not at all; `-`:
+/// standard output) and the summary to `report`; the counts. Stopped by `options.stop`,
+/// it writes nothing and removes its temporary file.
 pub fn run_games(options: &GamesOptions, report: &mut impl Write) -> Result<GamesSummary> {
     check(options)?;
-    let tmp = output::create(&options.out)?;
+    let tmp = match is_stdout(&options.out) {
+        true => None,
+        false => Some(output::create(&options.out)?),
+    };
     let mut collector = Collector::new(options);
     let mut infos = Vec::new();
     let mut cache = NamesCache::default();
     let mut any_wthor = false;
     for (i, path) in options.files.iter().enumerate() {
+        options.stop.check("games", || options.nothing_written())?;
         let content = source::read(path)?;
         let info = source::info(options, path, &content, &mut cache)?;
         let promised = content.header().map(|h| u64::from(h.games));
@@ -60,13 +65,17 @@ pub fn run_games(options: &GamesOptions, report: &mut impl Write) -> Result<Game
         let e = &entries[i];
         output::line(e, &infos[e.file])
     });
-    output::write(tmp, &options.out, head.into_iter().chain(lines))?;
+    let lines = head.into_iter().chain(lines);
+    match tmp {
+        Some(tmp) => output::write(tmp, options, lines)?,
+        None => output::print(lines)?,
+    }
     write!(report, "{summary}").map_err(Error::Output)?;
     Ok(summary)
 }
 
-/// Refuses what cannot be served before any work: no file, empties or years out of order,
-/// the output one of the inputs.
+/// Refuses what cannot be served before any work: no file, empties or years out of order.
+/// (The files themselves pass the CLI's guard: the output no input, no device.)
 fn check(options: &GamesOptions) -> Result<()> {
     if options.files.is_empty() {
         return Err(Error::Read(crate::error::ReadError::Empty(
@@ -84,9 +93,5 @@ fn check(options: &GamesOptions) -> Result<()> {
     {
         return Err(GamesError::Years { first, last }.into());
     }
-    refuse_input_as_output(
-        "--out",
-        &options.out,
-        options.files.iter().map(|p| p.as_path()),
-    )
+    Ok(())
 }

@@ -1,6 +1,7 @@
 //! What `finale games` is asked to do, and the command line that asked it (the output's
 //! first line).
 
+use crate::interrupt::Interrupt;
 use std::path::PathBuf;
 
 /// The options of `finale games`.
@@ -24,11 +25,18 @@ pub struct GamesOptions {
     pub names: Option<PathBuf>,
     /// Fail on the first damaged game instead of skipping it.
     pub strict: bool,
-    /// The OBF file to write.
+    /// The OBF file to write (`-`: standard output).
     pub out: PathBuf,
+    /// SIGINT and SIGTERM: the run stops between games, removing its temporary file.
+    pub stop: Interrupt,
 }
 
 impl GamesOptions {
+    /// What a stopped run kept: nothing, the output as it was.
+    pub(crate) fn nothing_written(&self) -> String {
+        format!("nothing written, {} as it was", self.out.display())
+    }
+
     /// The command line these options spell, as the output's first line gives it.
     pub fn command_line(&self) -> String {
         let mut words = vec!["finale".to_string(), "games".to_string()];

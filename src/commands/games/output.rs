@@ -2,6 +2,7 @@
 //! theoretical score where known and the game it came from as a comment.
 
 use super::collect::Entry;
+use super::options::GamesOptions;
 use super::source::FileInfo;
 use crate::board::random::SplitMix64;
 use crate::durable::{self, Access, Existing, Replacement, Step};
@@ -78,24 +79,29 @@ pub(super) fn create(out: &Path) -> Result<Replacement> {
     })
 }
 
-/// Writes `lines` to `tmp` and renames it over `out` once complete and on disk: a full disk
-/// or a failure leaves `out` as it was (dropped, `tmp` is removed).
+/// Writes `lines` to `tmp` and renames it over `options.out` once complete and on disk: a
+/// full disk, a failure or a stop (`options.stop`) leaves `out` as it was (dropped, `tmp`
+/// is removed).
 pub(super) fn write(
     mut tmp: Replacement,
-    out: &Path,
+    options: &GamesOptions,
     lines: impl Iterator<Item = String>,
 ) -> Result<()> {
+    let out = &options.out;
     let err = |source| Error::Write {
         path: out.to_path_buf(),
         source,
     };
+    let stopped = || options.stop.check("games", || options.nothing_written());
     {
         let mut w = BufWriter::new(&mut tmp);
         for line in lines {
+            stopped()?;
             writeln!(w, "{line}").map_err(err)?;
         }
         w.flush().map_err(err)?;
     }
+    stopped()?;
     tmp.commit(Existing::Replace).map_err(|e| match e.step {
         Step::SyncDir => Error::Write {
             path: durable::dir_of(out).to_path_buf(),
@@ -103,6 +109,15 @@ pub(super) fn write(
         },
         Step::Sync | Step::Rename => err(e.source),
     })
+}
+
+/// Writes `lines` to standard output (`--out -`).
+pub(super) fn print(lines: impl Iterator<Item = String>) -> Result<()> {
+    let mut w = BufWriter::new(std::io::stdout().lock());
+    for line in lines {
+        writeln!(w, "{line}").map_err(Error::Output)?;
+    }
+    w.flush().map_err(Error::Output)
 }
 
 #[cfg(test)]

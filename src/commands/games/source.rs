@@ -122,11 +122,20 @@ pub(super) fn info(
     for (filter, missing, flag, file, what) in need {
         if filter.is_some() && missing {
             let path = path.to_path_buf();
-            return Err(GamesError::NoNames {
-                flag,
-                path,
-                file,
-                what,
+            return Err(match &options.names {
+                Some(dir) => GamesError::NoNamesIn {
+                    flag,
+                    dir: dir.clone(),
+                    path,
+                    file,
+                    what,
+                },
+                None => GamesError::NoNames {
+                    flag,
+                    path,
+                    file,
+                    what,
+                },
             }
             .into());
         }

@@ -14,7 +14,6 @@ pub use table::{table_header, table_row};
 
 use crate::board::{ObfRecord, read_obf_file};
 use crate::error::{Error, Result, SuiteError};
-use crate::results::csv_out::CsvTarget;
 use run::SuiteRun;
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,13 +28,6 @@ pub fn run_suite(
 ) -> Result<Summary> {
     if files.is_empty() {
         return Err(SuiteError::NoFile.into());
-    }
-    if let CsvTarget::Path(out) = &options.csv {
-        crate::results::outputs::refuse_input_as_output(
-            "--csv",
-            out,
-            files.iter().map(|f| f.as_path()),
-        )?;
     }
     let suites: Vec<(&PathBuf, Vec<ObfRecord>)> = files
         .iter()
@@ -61,6 +53,7 @@ pub fn run_suite(
 mod tests {
     use super::*;
     use crate::interrupt::Interrupt;
+    use crate::results::csv_out::CsvTarget;
     use crate::search::{Mode, SearchOptions};
 
     /// One thread, exact, a 1 MB table, the CSV to `csv`.
