@@ -67,3 +67,48 @@ show $F batch b60.obf --out sh.csv --shard 1/2 --shards 3
 show $F train-mpc --selectivity 73
 show $F train-mpc --rate 0 --from-search p10.obf
 show $F solve --moves ""
+echo "## 15. outputs over devices and pipes (issue 67): each exit 2, the device as it was"
+# Devices through symlinks in this folder: a guard that failed would replace the link, never
+# the machine's /dev/null.
+ln -s /dev/null null; ln -s /dev/full full; mkfifo pipe
+printf '\x14\x1a\x0b\x1d\x01\x00\x00\x00\x00\x00\xd1\x07\x08\x00\x18\x00' > g.wtb
+head -c 68 /dev/zero >> g.wtb
+for out in null full pipe; do
+  show $F games g.wtb --out $out
+  show $F train --out $out --force --games 10
+  [ -L $out ] || [ -p $out ] || echo "$out was replaced"
+done
+echo "## 16. outputs over the command's other inputs (issue 67): each exit 2, the input as it was"
+head -c 16 /dev/zero > WTHOR.JOU; mkdir names; head -c 16 /dev/zero > names/WTHOR.TRN
+line1=$(grep -v '^%' p10.obf | head -1 | cut -d' ' -f1-2)
+echo "$line1; +0;" > r.obf; cp r.obf r0.obf
+show $F games g.wtb --out WTHOR.JOU; cmp -s WTHOR.JOU <(head -c 16 /dev/zero) && echo "WTHOR.JOU intact"
+show $F games g.wtb --names names --out names/WTHOR.TRN
+show $F train --real r.obf --data r.obf --out never.bin
+show $F train --real r.obf --out r.obf --force
+cp "$(cd "$(dirname "$F")/../.." && pwd)/weights/eval.bin" w.bin; cp w.bin w0.bin
+show $F train --play-eval w.bin --out w.bin --force
+show $F eval --moves f5 --eval w.bin --csv w.bin
+show $F suite p10.obf --eval w.bin --csv w.bin
+cmp -s r.obf r0.obf && cmp -s w.bin w0.bin && echo "r.obf and w.bin intact"
+echo "## 17. resume with other weights, depth or mode (issue 67): each exit 2"
+$F batch p10.obf --out L.csv --label-depth 2 --no-progress >/dev/null 2>&1
+cp L.csv L0.csv
+show $F batch p10.obf --out L.csv --label-depth 2 --eval "$(cd "$(dirname "$F")/../.." && pwd)/fuzz/seeds/weights/zeros.bin" --no-progress
+show $F batch p10.obf --out L.csv --label-depth 3 --no-progress
+show $F batch p10.obf --out L.csv --no-progress
+cmp -s L.csv L0.csv && echo "L.csv intact"
+echo "## 18. names, endless inputs (issue 67)"
+show $F games g.wtb --names /nonexistent --out o.obf
+show $F games g.wtb --names g.wtb --out o.obf
+show $F games g.wtb --names names --player X --out o.obf
+show $F games /dev/zero --out o.obf
+show $F games pipe --out o.obf
+echo "## 19. SIGTERM during games (issue 67): one error line, exit 143, no temporary file"
+awk 'BEGIN { for (i = 0; i < 200000; i++) print "f5d6c3d3c4f4f6f3e6e7d7c5b6d8c6c7d2b5a5a6a7g5e3b4" }' > many.txt
+$F games many.txt --empties 36-59 --out m.obf 2> err.txt & pid=$!
+sleep 0.3; kill -TERM $pid; wait $pid; echo "exit $?"; head -2 err.txt
+ls -a | grep -c '^\.finale-' || true
+echo "## 20. labels-obf.py on labels of two depths: an error, nothing written"
+$F batch p10.obf --out L3.csv --label-depth 3 --no-progress >/dev/null 2>&1
+python3 "$(cd "$(dirname "$F")/../.." && pwd)/scripts/labels-obf.py" L.csv L3.csv > two.obf; echo "exit $?"; wc -c < two.obf
