@@ -207,16 +207,25 @@ fn a_device_is_refused_and_stays_a_device() {
     if !Path::new("/dev/full").exists() {
         return;
     }
+    // Through a link of the test's own: a guard that failed would replace the link, not
+    // the machine's /dev/full.
+    let dir = TempDir::new().unwrap();
+    let link = dir.path().join("full");
+    std::os::unix::fs::symlink("/dev/full", &link).unwrap();
     let out = cargo_bin_cmd!("finale")
-        .args(["eval", "--moves", "f5", "--csv", "/dev/full"])
+        .args(["eval", "--moves", "f5", "--csv", link.to_str().unwrap()])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("--csv /dev/full: not a regular file (a character device)")
+        err.contains("/full: not a regular file (a character device)")
             && err.contains("or - for standard output"),
         "{err}"
+    );
+    assert!(
+        std::fs::symlink_metadata(&link).unwrap().is_symlink(),
+        "the link was replaced"
     );
     let kind = std::fs::metadata("/dev/full").unwrap().file_type();
     assert!(kind.is_char_device(), "/dev/full was replaced");

@@ -84,10 +84,17 @@ fn outputs_over_devices_and_pipes_are_refused_and_left_as_they_were() {
     let dir = tempfile::tempdir().unwrap();
     let games = wthor(dir.path());
     let pipe = fifo(dir.path());
-    let mut devices: Vec<PathBuf> = ["/dev/null", "/dev/full", "/dev/stdout"]
+    // The devices through links of this test's own: a guard that failed would rename a
+    // file over the link, never over the machine's /dev/null (as root, it would).
+    let mut devices: Vec<PathBuf> = ["null", "full", "stdout"]
         .iter()
-        .map(PathBuf::from)
+        .map(|name| Path::new("/dev").join(name))
         .filter(|p| p.exists())
+        .map(|device| {
+            let link = dir.path().join(device.file_name().unwrap());
+            std::os::unix::fs::symlink(&device, &link).unwrap();
+            link
+        })
         .collect();
     devices.push(pipe.clone());
     for out in &devices {
@@ -109,11 +116,11 @@ fn outputs_over_devices_and_pipes_are_refused_and_left_as_they_were() {
                 "{args:?}: {err}"
             );
         }
-        // (/dev/stdout is this test's own output, which may be a file.)
-        if !o.ends_with("stdout") {
-            let kind = fs::metadata(out).unwrap().file_type();
-            assert!(!kind.is_file(), "{o} was replaced by a file");
-        }
+        let kind = fs::symlink_metadata(out).unwrap().file_type();
+        assert!(
+            kind.is_symlink() || kind.is_fifo(),
+            "{o} was replaced by a file"
+        );
     }
     assert!(fs::metadata(&pipe).unwrap().file_type().is_fifo());
 }
