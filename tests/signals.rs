@@ -109,7 +109,7 @@ fn kill_everywhere(
     assert!(done.success(), "{args:?}");
     let full = started.elapsed();
     assert!(whole(out));
-    let mut stopped = 0;
+    let (mut stopped, mut finished, mut killed) = (0, 0, 0);
     for k in 0..16u32 {
         let _ = fs::remove_file(out);
         let delay = full.mul_f64(f64::from(k) / 12.0);
@@ -120,7 +120,10 @@ fn kill_everywhere(
             "{args:?} killed after {delay:?}"
         );
         match end {
-            End::Finished => assert!(whole(out), "{args:?} after {delay:?}"),
+            End::Finished => {
+                finished += 1;
+                assert!(whole(out), "{args:?} after {delay:?}");
+            }
             End::Stopped => {
                 stopped += 1;
                 assert!(
@@ -129,9 +132,17 @@ fn kill_everywhere(
                 );
             }
             // Before the handlers: the first moments only, when nothing is written yet.
-            End::Killed => assert!(delay < Duration::from_millis(200), "{delay:?}"),
+            End::Killed => {
+                killed += 1;
+                assert!(delay < Duration::from_millis(200), "{delay:?}");
+            }
         }
     }
+    eprintln!(
+        "{}: a run {full:?}; of 16 kills {stopped} stopped it, {finished} came after its end, \
+         {killed} before its handlers",
+        args[0]
+    );
     assert!(
         stopped >= min_stopped,
         "{args:?}: only {stopped} kills stopped a run of {full:?}"
