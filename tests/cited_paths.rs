@@ -1,10 +1,12 @@
 //! Every path the project cites exists, and every relative link of its pages resolves.
 //!
-//! A citation is text starting `results/`, `docs/` or `suites/` (not inside a longer path
-//! such as `../shared/suites/`) in the code, tests, benchmarks and scripts, the README,
-//! ARCHITECTURE.md, docs/ and the Markdown pages of results/ (but results/MOVED.md, whose
-//! old paths are gone by design). It runs to the first character that cannot be in a path;
-//! a trailing `.`, `,`, `:` or `;` is the sentence's. How the forms are read:
+//! A citation is text starting `results/`, `docs/`, `suites/` or `lab/` (not inside a
+//! longer path such as `../shared/suites/`) in the code, tests, benchmarks and scripts, the
+//! README, ARCHITECTURE.md, docs/ and the Markdown pages of results/ and lab/ (but not
+//! results/MOVED.md, whose old paths are gone by design, nor the tests' fixtures, records
+//! whose rows name paths as they were when the runs were made). It runs to the first
+//! character that cannot be in a path; a trailing `.`, `,`, `:` or `;` is the sentence's.
+//! How the forms are read:
 //! - a glob (`results/eval/2026-11-24-ffo-40-49-1t-weights-*.csv`) must match at least one
 //!   file, and a brace form (`results/speed/2026-11-25-account-{before,after}.md`) is each
 //!   of its alternatives;
@@ -12,14 +14,14 @@
 //!   one written in capitals (`results/variants/2026-11-23-VARIANT-SUITE.csv`; the capitals
 //!   of README, MOVED and ARCHITECTURE are file names, not placeholders).
 //!
-//! Links are the `](target)` of the Markdown pages (README.md, ARCHITECTURE.md, docs/ and
-//! results/): a target that is not a URL or an anchor must name a file or folder relative
-//! to the page.
+//! Links are the `](target)` of the Markdown pages (README.md, ARCHITECTURE.md, docs/,
+//! results/ and lab/): a target that is not a URL or an anchor must name a file or folder
+//! relative to the page.
 
 use std::path::{Path, PathBuf};
 
 /// Where citations start.
-const ROOTS: [&str; 3] = ["results/", "docs/", "suites/"];
+const ROOTS: [&str; 4] = ["results/", "docs/", "suites/", "lab/"];
 
 /// Words in capitals that are file names, not placeholders.
 const CAPITAL_NAMES: [&str; 3] = ["README", "MOVED", "ARCHITECTURE"];
@@ -200,10 +202,11 @@ fn every_cited_path_exists() {
         &["README.md", "ARCHITECTURE.md"],
         None,
     );
+    files.retain(|(p, _)| !p.starts_with(repo().join("tests/fixtures")));
     assert!(files.len() > 50, "too few files read: {}", files.len());
     let moved = repo().join("results/MOVED.md");
     files.extend(
-        texts(&["results"], &[], Some("md"))
+        texts(&["results", "lab"], &[], Some("md"))
             .into_iter()
             .filter(|(p, _)| *p != moved),
     );
@@ -224,7 +227,7 @@ fn every_cited_path_exists() {
 #[test]
 fn every_relative_link_resolves() {
     let pages = texts(
-        &["docs", "results"],
+        &["docs", "results", "lab"],
         &["README.md", "ARCHITECTURE.md"],
         Some("md"),
     );

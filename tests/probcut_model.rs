@@ -1,6 +1,6 @@
 //! The probcut error model the search ships (settings::MPC_MEAN, MPC_SIGMA) is the one
 //! `finale train-mpc --from-labels` fits to the labelled probcut nodes committed in
-//! results/selectivity/fixtures/deep-27-32/, up to `MPC_MODEL_MAX_EMPTIES` (the label
+//! tests/fixtures/selectivity/deep-27-32/, up to `MPC_MODEL_MAX_EMPTIES` (the label
 //! batches go on deeper; deeper rows check the model, they did not fit it).
 
 mod common;
@@ -24,7 +24,7 @@ fn coefficients(line: &str) -> Vec<f64> {
 
 #[test]
 fn the_shipped_error_model_is_what_the_committed_labels_give() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/selectivity/fixtures/deep-27-32");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/selectivity/deep-27-32");
     let tmp = tempfile::tempdir().unwrap();
     let mut files = Vec::new();
     for name in LABELS {

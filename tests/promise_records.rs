@@ -26,7 +26,7 @@ struct Answer {
 }
 
 fn answers(percent: u8) -> Vec<Answer> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/selectivity/fixtures");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/selectivity");
     let mut out = Vec::new();
     for name in RECORDS {
         let mut reader = csv::Reader::from_path(dir.join(name)).expect(name);

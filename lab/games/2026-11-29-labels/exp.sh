@@ -2,7 +2,7 @@
 # Issue 49, 2026-11-29: real positions at 25-27 empties labelled by depth-6 searches
 # (finale batch --label-depth 6), beside real positions at 24 with their theoretical
 # scores, on top of 20k eval-play games. Run from the repository's root:
-#   B: finale at 746a0c7; S: the training sets of ../2026-11-29-eval-real.md
+#   B: finale at 746a0c7; S: the training sets of results/games/2026-11-29-eval-real.md
 #   (train24.obf: the 1977-2009 positions at 24 with their theoretical scores;
 #   r25-27.obf: the 1977-2009 positions at 25-27 of train-14-36.obf).
 #   finale batch $S/r25-27.obf --out r25-27-d6.csv --label-depth 6 --threads 1

@@ -9,4 +9,4 @@ D=2026-11-29-levels-real
 finale calibrate inputs/real-heldout-20-seed4920.obf $D/calib98.obf inputs/real-heldout-26-seed4926.obf \
   --labels labels/real-heldout-calib-20-32.csv,labels/real-heldout-20-seed4920.csv,labels/real-heldout-26-seed4926.csv \
   --threads 1 --csv $D/cal-real.csv
-python3 $D/summ.py $D/cal-real.csv
+python3 ../../lab/games/$D/summ.py $D/cal-real.csv  # summ.py: beside this script

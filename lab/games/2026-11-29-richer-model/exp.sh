@@ -1,17 +1,18 @@
 #!/bin/bash
 # Issue 49, 2026-11-29 (session 20): would a richer evaluation model learn more from the
 # same positions? Run from the repository's root. B: finale at 7a3adad; S: the training
-# sets of ../2026-11-29-eval-real.md (train24.obf: the 103 985 positions of 1977-2009 at
-# 24 empties with their theoretical scores).
+# sets of results/games/2026-11-29-eval-real.md (train24.obf: the 103 985 positions of
+# 1977-2009 at 24 empties with their theoretical scores).
 B=${B:-finale}; S=${S:-sets}; H=results/games/inputs
-D=results/games/2026-11-29-richer-model
-# 1. The labelled positions of one training run (E1b of ../2026-11-29-labels.md, with --data):
+D=results/games/2026-11-29-richer-model; L=lab/games/2026-11-29-richer-model
+# 1. The labelled positions of one training run (E1b of results/games/2026-11-29-labels.md,
+#    with --data):
 $B train --play-eval weights/eval.bin --play eval --generations 1 --games 20000 \
   --exact-max-empties 14 --mobility --own-phase --out B0.bin --force --no-progress \
   --real $S/train24.obf --data B0-data.csv > $D/B0.log 2>&1
 # 2. The harness (out of tree: a separate package over the finale library):
-cargo build --release --manifest-path $D/fitx/Cargo.toml
-X=$D/fitx/target/release/fitx
+cargo build --release --manifest-path $L/fitx/Cargo.toml
+X=$L/fitx/target/release/fitx
 # fitx DATA LO HI EXTRAS L2 ITERS REALFRAC HELDOUT.obf: fits the phase of empties LO-HI
 # (finale's model, plus the extra patterns named), early-stopped on the held-out games of
 # the training years, and prints the error on HELDOUT (2010-2014, never fitted or tuned on).
