@@ -25,7 +25,7 @@
 pub const SHALLOW_MAX_EMPTIES: u32 = 5;
 
 /// Highest number of empties whose nodes use the searching thread's own small table
-/// (`search/local_table.rs`) instead of the shared one: a probe there stays in the core's
+/// (`search/table/local.rs`) instead of the shared one: a probe there stays in the core's
 /// cache. Before it, a quarter of the time at one thread went to probes of the 256 MB
 /// table (perf, FFO #50). Measured with [`LOCAL_TABLE_KB`] 1024 and the shallow band to 6,
 /// FFO 40-49 one thread, alternating in one run (nodes, time): up to 8 -> 696 M 25.9 s;
@@ -55,7 +55,7 @@ pub const LOCAL_TABLE_MAX_EMPTIES: u32 = 12;
 /// 256 against 4096, time x0.75 (geometric mean), nodes x1.075
 /// (results/speed/2026-11-25-heldout-local-table-256k-vs-4m.csv).
 /// Those figures are for 32-byte entries. With the 16-byte entries of
-/// `search/local_table.rs` (twice the entries in the same memory), FFO 40-49 one thread,
+/// `search/table/local.rs` (twice the entries in the same memory), FFO 40-49 one thread,
 /// alternating in one run (nodes, time): 32-byte 256 KB 641.2 M 42.3 s; 16-byte 256 KB
 /// 632.7 M 38.4 s; and in another run: 16-byte 256 KB 632.7 M 36.7 s; 512 KB 616.6 M
 /// 43.5 s; 256 KB up to 10 empties only ([`LOCAL_TABLE_MAX_EMPTIES`]) 607.3 M 41.1 s.
@@ -458,11 +458,6 @@ pub const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// each: 1.7 % of the CPU time at two threads (perf, FFO #50, 2026-11-28). A cancelled
 /// helper now searches up to this many nodes more, a few microseconds.
 pub const SPLIT_CHECK_INTERVAL: u64 = 256;
-
-/// Transposition table entries per bucket. Not a free threshold: two 24-byte entries and
-/// their two costs fill one 64-byte cache line, which `search/tt.rs` asserts; other
-/// layouts were not measured.
-pub const TT_ENTRIES_PER_BUCKET: usize = 2;
 
 /// Game phases of the evaluation: empties 0-3, 4-7, ..., 60, each with its own weights.
 /// Part of the weight file's layout (changing it changes the format). Not measured

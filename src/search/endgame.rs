@@ -11,6 +11,7 @@ use super::level::Level;
 use super::move_list::{Move, MoveList, select_next};
 use super::ordering::{favor_table_move, scored_moves};
 use super::state::Search;
+use super::table::Stored;
 use crate::board::{Board, Square};
 use crate::settings::{
     ETC_MIN_EMPTIES, MPC_MIN_EMPTIES, NARROW_MIN_EMPTIES, NARROW_MOVES, ORDER_EVAL_MIN_EMPTIES,
@@ -65,8 +66,8 @@ impl Search<'_> {
         };
         if self.options.tt {
             let nodes = self.nodes - nodes0;
-            self.table(n)
-                .store(&b, alpha, beta, best, best_move, self.level, nodes);
+            let stored = Stored::new((alpha, beta), best, best_move, self.level, nodes);
+            self.table(n).store(&b, stored);
         }
         best
     }
@@ -236,7 +237,7 @@ impl Search<'_> {
         // Buckets of the shared and the large local table are prefetched; the small local
         // table is in the core's cache already, and prefetches there only queued behind
         // each other.
-        let prefetch = etc && !self.uses_cached_table(n - 1);
+        let prefetch = etc && !self.tables.is_cached(n - 1);
         // The table's move is rarely among these (only at a node that shares out all its
         // moves at once): it is favoured afterwards, not compared with every move.
         scored_moves::<K>(b, moves, None, prefetch.then(|| self.table(n - 1)), list);

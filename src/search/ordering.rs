@@ -5,7 +5,7 @@ use super::entry::Entries;
 use super::move_list::{Move, MoveList, NO_EVAL};
 use super::stability::edge_stable;
 use super::state::Search;
-use super::tables::Table;
+use super::table::Table;
 use crate::board::kernels::Kernels;
 use crate::board::{Bitboard, Board, Square};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
@@ -288,7 +288,7 @@ mod tests {
     use crate::board::kernels::Portable;
     use crate::board::random::{SplitMix64, random_position};
     use crate::search::options::SearchOptions;
-    use crate::search::tt::TranspositionTable;
+    use crate::search::table::TranspositionTable;
     use crate::settings::ORDER_SHARED_MIN_EMPTIES;
 
     /// Plain negamax to `depth` with the evaluation at the leaves (a forced pass not

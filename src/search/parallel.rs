@@ -55,7 +55,7 @@
 //! Also for many cores: the table (shared, lock-free, one 64-byte bucket per probe) should
 //! grow with the threads (`--hash-mb`), and node counts are summed per split point, not
 //! per node, so counting does not contend. Nodes of up to 9 empties use a small table per
-//! thread (`local_table.rs`, 256 KB, in the core's own cache), so the shared table does
+//! thread (`table/local.rs`, 256 KB, in the core's own cache), so the shared table does
 //! not see the most numerous nodes' traffic. With one or two threads, nodes of 10-12
 //! empties use a larger one (4 MB) per thread too; with many they go to the shared
 //! table, since a board stored in one thread's table is lost to the others: at 16
@@ -69,7 +69,7 @@ use super::node_type::AllNodes;
 use super::options::SearchOptions;
 use super::split_point::SplitPoint;
 use super::state::Search;
-use super::tt::TranspositionTable;
+use super::table::TranspositionTable;
 use crate::eval::UNITS_PER_DISC;
 use crate::settings::{
     ORDER_SHARED_MIN_EMPTIES, SPLIT_ALL_AT_ONCE_MARGIN, SPLIT_CUT_MARGIN, SPLIT_CUT_MARGIN_MANY,
@@ -237,7 +237,7 @@ impl<'a> Search<'a> {
         let helper = HelperSettings {
             busy: self.busy,
             pool: self.pool,
-            tt: self.tt,
+            tt: self.tables.shared,
             options: self.options,
             level: self.level,
             deadline: self.deadline,

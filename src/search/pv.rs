@@ -60,7 +60,7 @@ pub(super) fn principal_variation(
             continue;
         }
         let n = b.empty_count();
-        let tt_move = s.tt.probe(&b).and_then(|h| h.best_move);
+        let tt_move = s.tables.shared.probe(&b).and_then(|h| h.best_move);
         let mut list = MoveList::new();
         scored_moves::<Portable>(&b, moves, tt_move, None, &mut list);
         let mut found = None;

@@ -41,7 +41,7 @@ impl RootMove {
 /// The root's moves, best first by the table's move and fastest-first scoring, with the
 /// mode's full window as their bounds.
 pub(super) fn root_moves(s: &mut Search, board: Board, moves: u64, mode: Mode) -> Vec<RootMove> {
-    let tt_move = s.tt.probe(&board).and_then(|h| h.best_move);
+    let tt_move = s.tables.shared.probe(&board).and_then(|h| h.best_move);
     let mut list = MoveList::new();
     scored_moves::<Portable>(&board, moves, tt_move, None, &mut list);
     for i in 0..list.len() {

@@ -3,15 +3,16 @@
 use super::answer::{Mode, PassReport, SolveResult, TimedOut};
 use super::busy::Busy;
 use super::level::Level;
-use super::local_table;
+
 use super::options::SearchOptions;
 use super::passes::{Passes, settled, solve_root};
 use super::pool::Pool;
 use super::span::{self, Span, SpanReport};
 use super::start_error::StartError;
 use super::state::Search;
+use super::table;
+use super::table::TranspositionTable;
 use super::threads::search_threads;
-use super::tt::TranspositionTable;
 use crate::board::Board;
 use crate::settings::{DEFAULT_HASH_MB, LOCAL_TABLE_KB, SPLIT_MANY_THREADS};
 use std::time::{Duration, Instant};
@@ -104,16 +105,16 @@ impl Solver {
             threads,
             source,
         };
-        local_table::prepare().map_err(local)?;
+        table::prepare().map_err(local)?;
         if let Some(pool) = &pool {
-            pool.broadcast(|_| local_table::prepare())
+            pool.broadcast(|_| table::prepare())
                 .into_iter()
                 .collect::<std::io::Result<()>>()
                 .map_err(local)?;
         }
         let many = if own {
             Some(
-                Pool::start(threads - 1, POOL_STACK_BYTES, local_table::prepare)
+                Pool::start(threads - 1, POOL_STACK_BYTES, table::prepare)
                     .map_err(|why| StartError::Threads { threads, why })?,
             )
         } else {

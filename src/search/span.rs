@@ -212,7 +212,7 @@ mod tests {
     use crate::search::account::Band;
     use crate::search::options::{EvalRef, SearchOptions};
     use crate::search::state::Search;
-    use crate::search::tt::TranspositionTable;
+    use crate::search::table::TranspositionTable;
 
     /// A hand-built search tree: a node, whether it shares out its children after the
     /// eldest, and its children.

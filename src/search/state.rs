@@ -4,26 +4,20 @@
 use super::account::{Band, Counts};
 use super::busy::Busy;
 use super::level::Level;
-use super::local_table::LocalTable;
 use super::node_type::AllNodes;
 use super::options::SearchOptions;
 use super::pool::Pool;
 use super::span::Span;
 use super::split_point::SplitPoint;
-use super::tables::Table;
-use super::tt::TranspositionTable;
+use super::table::{Table, Tables, TranspositionTable};
 use crate::board::Board;
 use crate::eval::Evaluator;
-use crate::settings::{
-    LOCAL_SMALL_MAX_EMPTIES, LOCAL_TABLE_MAX_EMPTIES, SPLIT_CHECK_INTERVAL, STOP_CHECK_INTERVAL,
-};
+use crate::settings::{SPLIT_CHECK_INTERVAL, STOP_CHECK_INTERVAL};
 
 /// One thread's search: the shared table, its node count and options.
 pub(crate) struct Search<'a> {
-    pub(crate) tt: &'a TranspositionTable,
-    /// This thread's small table for nodes of few empties (`local_table.rs`); none when
-    /// the search uses no table.
-    local: Option<LocalTable>,
+    /// The shared table and this thread's own (`table/`).
+    pub(crate) tables: Tables<'a>,
     /// Threads that search the younger moves of one split node together (1: no
     /// splitting; see `parallel.rs`).
     pub(crate) split_workers: usize,
@@ -73,8 +67,7 @@ pub(crate) struct Search<'a> {
 impl<'a> Search<'a> {
     pub(crate) fn new(tt: &'a TranspositionTable, options: &'a SearchOptions) -> Self {
         Search {
-            tt,
-            local: options.tt.then(|| LocalTable::of_this_thread(tt)),
+            tables: Tables::of_this_thread(tt, options.tt),
             split_workers: 1,
             split: None,
             next_split_check: u64::MAX,
@@ -104,43 +97,16 @@ impl<'a> Search<'a> {
         self.options.eval.0.as_deref()
     }
 
-    /// The table for boards of `n` empties: this thread's small local table up to
-    /// `LOCAL_SMALL_MAX_EMPTIES`, its large one up to `LOCAL_TABLE_MAX_EMPTIES` (with one
-    /// or two threads only: [`Search::uses_large_local_table`]), the shared one above.
+    /// The table for boards of `n` empties (`table::choice`).
     #[inline(always)]
     pub(crate) fn table(&self, n: u32) -> Table<'_> {
-        match &self.local {
-            Some(local) if n <= LOCAL_SMALL_MAX_EMPTIES => Table::Local(&local.get().small),
-            Some(local) if n <= LOCAL_TABLE_MAX_EMPTIES && self.uses_large_local_table() => {
-                Table::Local(&local.get().large)
-            }
-            _ => Table::Shared(self.tt),
-        }
+        self.tables.for_board(n, self.many_threads())
     }
 
-    /// True when boards of more than `LOCAL_SMALL_MAX_EMPTIES` empties, up to
-    /// `LOCAL_TABLE_MAX_EMPTIES`, use this thread's large local table: with one or two
-    /// threads. With many (`SPLIT_MANY_THREADS`), a board one thread stored there is lost
-    /// to the others, whose subtrees reach it by another order of moves, and the large
-    /// tables of 16 threads (64 MB) no longer fit in a shared L3 cache anyway.
-    #[inline(always)]
-    fn uses_large_local_table(&self) -> bool {
-        !self.many_threads()
-    }
-
-    /// True when boards of `n` empties use a table that stays in the core's cache, where
-    /// a prefetch only queues behind the loads it would hide (see `search_rest`).
-    #[inline]
-    pub(crate) fn uses_cached_table(&self, n: u32) -> bool {
-        self.local.is_some() && n <= LOCAL_SMALL_MAX_EMPTIES
-    }
-
-    /// True when boards of `n` empties use this thread's local table.
+    /// True when boards of `n` empties use this thread's own tables.
     #[inline]
     pub(crate) fn uses_local_table(&self, n: u32) -> bool {
-        self.local.is_some()
-            && (n <= LOCAL_SMALL_MAX_EMPTIES
-                || (n <= LOCAL_TABLE_MAX_EMPTIES && self.uses_large_local_table()))
+        self.tables.is_local(n, self.many_threads())
     }
 
     /// Counts one node of `band`.
@@ -211,29 +177,4 @@ pub(crate) fn with_test_search(f: impl FnOnce(&mut Search)) {
     let tt = TranspositionTable::new(1);
     let options = SearchOptions::default();
     f(&mut Search::new(&tt, &options));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_large_local_table_serves_one_or_two_threads_only() {
-        with_test_search(the_large_local_table_rule);
-    }
-
-    fn the_large_local_table_rule(s: &mut Search) {
-        let is_local = |s: &Search, n| matches!(s.table(n), Table::Local(_));
-        for (threads, large_local) in [(1, true), (2, true), (3, false), (16, false)] {
-            s.split_workers = threads;
-            for n in LOCAL_SMALL_MAX_EMPTIES + 1..=LOCAL_TABLE_MAX_EMPTIES {
-                assert_eq!(s.uses_local_table(n), large_local, "{threads} threads, {n}");
-                assert_eq!(is_local(s, n), large_local, "{threads} threads, {n}");
-            }
-            // The small table is every thread count's; above the large one, the shared.
-            assert!(s.uses_local_table(LOCAL_SMALL_MAX_EMPTIES) && is_local(s, 4));
-            let above = LOCAL_TABLE_MAX_EMPTIES + 1;
-            assert!(!s.uses_local_table(above) && !is_local(s, above));
-        }
-    }
 }

@@ -22,25 +22,25 @@
 //! Measured against the 32-byte entries at the same 256 KB, FFO 40-49 one thread:
 //! see `settings::LOCAL_TABLE_KB`.
 
-use super::level::Level;
-use super::table_memory::{Zeroable, ZeroedSlice, prefetch};
-use super::tt::TranspositionTable;
-use super::tt::{NO_MOVE, TtHit, bounds, data, hit, merge, victim_rank};
+use super::entry::{Stored, TtHit, data, hit, merge, victim_rank};
+use super::memory::{Zeroable, ZeroedSlice, prefetch};
+use super::shared::TranspositionTable;
+use crate::board::Board;
 use crate::board::key::board_key;
-use crate::board::{Board, Square};
 use crate::settings::{LOCAL_LARGE_TABLE_KB, LOCAL_TABLE_KB};
 use std::cell::{Cell, OnceCell};
 
-/// Entries per bucket: four keys, then their four data words, in one cache line.
-const WAYS: usize = 4;
+/// Entries per bucket. A layout fact, not a threshold: four keys, then their four data
+/// words, fill one 64-byte cache line (asserted below).
+const ENTRIES_PER_BUCKET: usize = 4;
 
 /// One cache line of entries. A data word's top byte is its entry's cost (log2 of the
 /// nodes its search examined), for replacement; an entry whose data word is of another
 /// generation (all zero: generation 0, never live) is empty.
 #[repr(align(64))]
 struct Bucket {
-    keys: [Cell<u64>; WAYS],
-    data: [Cell<u64>; WAYS],
+    keys: [Cell<u64>; ENTRIES_PER_BUCKET],
+    data: [Cell<u64>; ENTRIES_PER_BUCKET],
 }
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
@@ -103,7 +103,7 @@ impl DenseTable {
     pub(crate) fn probe(&self, board: &Board) -> Option<TtHit> {
         let (bucket, key) = self.bucket(board);
         let generation = self.generation.get();
-        for k in 0..WAYS {
+        for k in 0..ENTRIES_PER_BUCKET {
             if bucket.keys[k].get() == key {
                 let d = bucket.data[k].get();
                 if data::generation(d) == generation {
@@ -115,29 +115,18 @@ impl DenseTable {
     }
 
     /// As [`TranspositionTable::store`].
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(crate) fn store(
-        &self,
-        board: &Board,
-        alpha: i32,
-        beta: i32,
-        score: i32,
-        best_move: Option<Square>,
-        level: Level,
-        nodes: u64,
-    ) {
-        let (mut lower, mut upper) = bounds(alpha, beta, score);
+    pub(crate) fn store(&self, board: &Board, stored: Stored) {
+        let (mut lower, mut upper) = stored.bounds();
         let generation = self.generation.get();
         let (bucket, key) = self.bucket(board);
-        let mut best = best_move.map_or(NO_MOVE, |m| m.index() as u64);
-        let cost = 64 - nodes.leading_zeros() as u64;
+        let mut best = stored.best();
         let mut victim = 0;
         let mut victim_rank_min = u32::MAX;
-        for k in 0..WAYS {
+        for k in 0..ENTRIES_PER_BUCKET {
             let d = bucket.data[k].get();
             if bucket.keys[k].get() == key && data::generation(d) == generation {
-                let Some(merged) = merge(d, level, (lower, upper), alpha, beta, score, best) else {
+                let Some(merged) = merge(d, &stored) else {
                     return;
                 };
                 (lower, upper, best) = merged;
@@ -150,7 +139,8 @@ impl DenseTable {
                 victim = k;
             }
         }
-        let d = data::pack(lower, upper, best, generation, level.to_bits(), 0) | cost << 56;
+        let d = data::pack(lower, upper, best, generation, stored.level.to_bits(), 0)
+            | stored.cost() << 56;
         bucket.keys[victim].set(key);
         bucket.data[victim].set(d);
     }
@@ -237,7 +227,9 @@ impl LocalTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
     use crate::board::random::SplitMix64;
+    use crate::search::level::Level;
     const EXACT: Level = Level::EXACT;
 
     fn random_board(rng: &mut SplitMix64) -> Board {
@@ -251,17 +243,20 @@ mod tests {
         let t = DenseTable::new_kb(16).unwrap();
         let b = Board::START;
         assert_eq!(t.probe(&b), None);
-        t.store(&b, -10, 10, 12, Some(Square::from_index(19)), EXACT, 1000);
+        t.store(
+            &b,
+            Stored::new((-10, 10), 12, Some(Square::from_index(19)), EXACT, 1000),
+        );
         let h = t.probe(&b).unwrap();
         assert_eq!((h.lower, h.upper), (12, 64));
         assert_eq!(h.best_move, Some(Square::from_index(19)));
         // A second search narrows the bounds and keeps the best move it did not replace.
-        t.store(&b, 11, 13, 12, None, EXACT, 1000);
+        t.store(&b, Stored::new((11, 13), 12, None, EXACT, 1000));
         let h = t.probe(&b).unwrap();
         assert_eq!((h.lower, h.upper), (12, 12));
         assert_eq!(h.best_move, Some(Square::from_index(19)));
         // A less trusted result does not overwrite exact bounds.
-        t.store(&b, -10, 10, -20, None, Level::NARROW, 1000);
+        t.store(&b, Stored::new((-10, 10), -20, None, Level::NARROW, 1000));
         assert_eq!(t.probe(&b).unwrap().lower, 12);
         // The same discs with the other side to move are another board.
         assert_eq!(t.probe(&b.pass()), None);
@@ -269,7 +264,7 @@ mod tests {
         assert_eq!(t.probe(&b), None);
         // Past 255 generations the memory is zeroed; entries still come and go.
         for _ in 0..600 {
-            t.store(&b, -1, 1, 0, None, EXACT, 1);
+            t.store(&b, Stored::new((-1, 1), 0, None, EXACT, 1));
             assert!(t.probe(&b).is_some());
             t.forget();
             assert_eq!(t.probe(&b), None);
@@ -286,7 +281,10 @@ mod tests {
         for i in 0..20_000 {
             let b = random_board(&mut rng);
             let score = (b.player % 129) as i32 - 64;
-            t.store(&b, score - 1, score + 1, score, None, EXACT, i);
+            t.store(
+                &b,
+                Stored::new((score - 1, score + 1), score, None, EXACT, i),
+            );
             let h = t.probe(&b).expect("the board just stored");
             assert_eq!((h.lower, h.upper), (score, score));
             let other = random_board(&mut rng);
@@ -306,9 +304,9 @@ mod tests {
         let mut rng = SplitMix64::new(5);
         let boards: Vec<Board> = (0..5).map(|_| random_board(&mut rng)).collect();
         for (b, nodes) in boards.iter().zip([1 << 20, 1 << 3, 1 << 12, 1 << 16]) {
-            t.store(b, -1, 1, 0, None, EXACT, nodes);
+            t.store(b, Stored::new((-1, 1), 0, None, EXACT, nodes));
         }
-        t.store(&boards[4], -1, 1, 0, None, EXACT, 1 << 10);
+        t.store(&boards[4], Stored::new((-1, 1), 0, None, EXACT, 1 << 10));
         let present: Vec<bool> = boards.iter().map(|b| t.probe(b).is_some()).collect();
         assert_eq!(present, [true, false, true, true, true]);
     }

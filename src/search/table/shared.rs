@@ -26,25 +26,10 @@
 //! writes, so a foreign board passes only if it differs from the stored one by that value
 //! in both words.
 
-use super::level::Level;
-use super::table_memory::{Zeroable, ZeroedSlice};
-use crate::board::{Board, Square};
+use super::entry::{Stored, TtHit, data, hit, merge, victim_rank};
+use super::memory::{Zeroable, ZeroedSlice};
+use crate::board::Board;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-/// What a probe found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TtHit {
-    /// The exact score is at least this.
-    pub lower: i32,
-    /// The exact score is at most this.
-    pub upper: i32,
-    /// Best move found, if any (square index).
-    pub best_move: Option<Square>,
-    /// How far the bounds can be trusted: searches at this level or below may use them.
-    pub level: Level,
-}
-
-pub(super) const NO_MOVE: u64 = 64;
 
 #[derive(Default)]
 struct Entry {
@@ -53,7 +38,9 @@ struct Entry {
     data: AtomicU64,
 }
 
-use crate::settings::TT_ENTRIES_PER_BUCKET as ENTRIES_PER_BUCKET;
+/// Entries per bucket. A layout fact, not a threshold: two 24-byte entries and their two
+/// costs fill one 64-byte cache line (asserted below); other layouts were not measured.
+const ENTRIES_PER_BUCKET: usize = 2;
 
 /// Two entries on one 64-byte cache line, and in the rest of the line the cost of each
 /// entry's search (log2 of its nodes) for replacement. The cost is not covered by the
@@ -69,116 +56,6 @@ const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
 // SAFETY: a bucket is atomics only; all zero is an empty bucket (generation 0 is never live).
 unsafe impl Zeroable for Bucket {}
-
-/// Data word layout (bits 56-63 are free: the local table keeps its entries' costs there).
-pub(super) mod data {
-    pub const fn pack(
-        lower: i32,
-        upper: i32,
-        best: u64,
-        generation: u8,
-        level: u8,
-        date: u8,
-    ) -> u64 {
-        ((lower + 64) as u64)
-            | (((upper + 64) as u64) << 8)
-            | (best << 16)
-            | ((generation as u64) << 32)
-            | ((level as u64) << 40)
-            | ((date as u64) << 48)
-    }
-    pub const fn date(d: u64) -> u8 {
-        ((d >> 48) & 0xFF) as u8
-    }
-    pub const fn level(d: u64) -> u8 {
-        ((d >> 40) & 0xFF) as u8
-    }
-    pub const fn lower(d: u64) -> i32 {
-        (d & 0xFF) as i32 - 64
-    }
-    pub const fn upper(d: u64) -> i32 {
-        ((d >> 8) & 0xFF) as i32 - 64
-    }
-    pub const fn best(d: u64) -> u64 {
-        (d >> 16) & 0xFF
-    }
-    pub const fn generation(d: u64) -> u8 {
-        ((d >> 32) & 0xFF) as u8
-    }
-}
-
-/// The bounds a search with window (`alpha`, `beta`) that returned `score` proves.
-#[inline(always)]
-pub(super) fn bounds(alpha: i32, beta: i32, score: i32) -> (i32, i32) {
-    if score <= alpha {
-        (-64, score)
-    } else if score >= beta {
-        (score, 64)
-    } else {
-        (score, score)
-    }
-}
-
-/// What to store over a live entry of the same board (data word `old`): its bounds
-/// merged with the new ones (`lower`, `upper` from a search at `level` with window
-/// `alpha`, `beta` that returned `score`), and its best move when there is no new one;
-/// `None` when the stored bounds are of a more trusted level and stay.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-pub(super) fn merge(
-    old: u64,
-    level: Level,
-    (mut lower, mut upper): (i32, i32),
-    alpha: i32,
-    beta: i32,
-    score: i32,
-    best: u64,
-) -> Option<(i32, i32, u64)> {
-    let old_level = Level::from_bits(data::level(old));
-    if old_level > level {
-        return None;
-    }
-    if old_level == level {
-        lower = lower.max(data::lower(old));
-        upper = upper.min(data::upper(old));
-    }
-    if lower > upper {
-        // Cannot happen with exact searches; trust the newer result.
-        (lower, upper) = bounds(alpha, beta, score);
-    }
-    let best = if best == NO_MOVE {
-        data::best(old)
-    } else {
-        best
-    };
-    Some((lower, upper, best))
-}
-
-/// Replacement order of a bucket's entries (lowest first): dead entries, then older
-/// searches' entries, then the one whose search cost fewest nodes (log2 `cost`, cheapest
-/// to redo).
-#[inline(always)]
-pub(super) fn victim_rank(d: u64, cost: u64, generation: u8, date: u8) -> u32 {
-    if data::generation(d) != generation {
-        0
-    } else if data::date(d) != date {
-        1 + cost as u32
-    } else {
-        100 + cost as u32
-    }
-}
-
-/// The hit a live entry's data word gives.
-#[inline(always)]
-pub(super) fn hit(d: u64) -> TtHit {
-    let best = data::best(d);
-    TtHit {
-        lower: data::lower(d),
-        upper: data::upper(d),
-        best_move: (best != NO_MOVE).then(|| Square::from_index(best as u32)),
-        level: Level::from_bits(data::level(d)),
-    }
-}
 
 /// What the board words are xored with when an entry holds data word `d`: a bijective
 /// multiply-xorshift mix (the SplitMix64 finaliser), so that two different data words
@@ -283,7 +160,7 @@ impl TranspositionTable {
     /// later does not wait for memory.
     #[inline]
     pub fn prefetch(&self, board: &Board) {
-        super::table_memory::prefetch(self.bucket(board));
+        super::memory::prefetch(self.bucket(board));
     }
 
     /// Bounds stored for `board`, if any. Always inlined: into a kernel set's entry it is
@@ -304,28 +181,15 @@ impl TranspositionTable {
         None
     }
 
-    /// Records that a search of `board` at `level` with window (`alpha`, `beta`) returned
-    /// `score` (fail-soft), with `best_move` the move that produced it, after examining
-    /// `nodes` positions. Bounds of a more trusted level already stored for the board are
-    /// kept.
-    #[allow(clippy::too_many_arguments)]
+    /// Records what a search of `board` found (`stored`). Bounds of a more trusted level
+    /// already stored for the board are kept.
     #[inline(always)]
-    pub fn store(
-        &self,
-        board: &Board,
-        alpha: i32,
-        beta: i32,
-        score: i32,
-        best_move: Option<Square>,
-        level: Level,
-        nodes: u64,
-    ) {
-        let (mut lower, mut upper) = bounds(alpha, beta, score);
+    pub(crate) fn store(&self, board: &Board, stored: Stored) {
+        let (mut lower, mut upper) = stored.bounds();
         let generation = self.current_generation();
         let date = self.date.load(Relaxed) as u8;
         let bucket = self.bucket(board);
-        let mut best = best_move.map_or(NO_MOVE, |m| m.index() as u64);
-        let cost = 64 - nodes.leading_zeros() as u64;
+        let mut best = stored.best();
 
         // The same position: merge the bounds, keep the old best move if none is new.
         let mut victim = None;
@@ -337,7 +201,7 @@ impl TranspositionTable {
                 && e.player_x.load(Relaxed) ^ c == board.player
                 && e.opponent_x.load(Relaxed) ^ c == board.opponent
             {
-                let Some(merged) = merge(d, level, (lower, upper), alpha, beta, score, best) else {
+                let Some(merged) = merge(d, &stored) else {
                     return;
                 };
                 (lower, upper, best) = merged;
@@ -352,17 +216,19 @@ impl TranspositionTable {
         }
         let Some(k) = victim else { return };
         let e = &bucket.entries[k];
-        let d = data::pack(lower, upper, best, generation, level.to_bits(), date);
+        let d = data::pack(lower, upper, best, generation, stored.level.to_bits(), date);
         e.player_x.store(board.player ^ check(d), Relaxed);
         e.opponent_x.store(board.opponent ^ check(d), Relaxed);
         e.data.store(d, Relaxed);
-        bucket.costs[k].store(cost, Relaxed);
+        bucket.costs[k].store(stored.cost(), Relaxed);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Square;
+    use crate::search::level::Level;
     const EXACT: Level = Level::EXACT;
 
     fn sq(index: u32) -> Square {
@@ -374,19 +240,22 @@ mod tests {
         let mut tt = TranspositionTable::new(1);
         let b = Board::START;
         assert_eq!(tt.probe(&b), None);
-        tt.store(&b, -10, 10, 12, Some(sq(19)), EXACT, 1000);
+        tt.store(&b, Stored::new((-10, 10), 12, Some(sq(19)), EXACT, 1000));
         let h = tt.probe(&b).unwrap();
         assert_eq!((h.lower, h.upper, h.best_move), (12, 64, Some(sq(19))));
-        tt.store(&b, 11, 13, 12, None, EXACT, 1000);
+        tt.store(&b, Stored::new((11, 13), 12, None, EXACT, 1000));
         let h = tt.probe(&b).unwrap();
         assert_eq!((h.lower, h.upper, h.best_move), (12, 12, Some(sq(19))));
         // A less trusted result does not overwrite exact bounds; a more trusted one does.
-        tt.store(&b, -10, 10, -20, None, Level::NARROW, 1000);
+        tt.store(&b, Stored::new((-10, 10), -20, None, Level::NARROW, 1000));
         assert_eq!(tt.probe(&b).unwrap().lower, 12);
         let c = b.pass();
-        tt.store(&c, -10, 10, -20, Some(sq(3)), Level::NARROW, 1000);
+        tt.store(
+            &c,
+            Stored::new((-10, 10), -20, Some(sq(3)), Level::NARROW, 1000),
+        );
         assert_eq!(tt.probe(&c).unwrap().level, Level::NARROW);
-        tt.store(&c, -10, 10, 4, Some(sq(5)), EXACT, 1000);
+        tt.store(&c, Stored::new((-10, 10), 4, Some(sq(5)), EXACT, 1000));
         let h = tt.probe(&c).unwrap();
         assert_eq!(
             (h.lower, h.upper, h.best_move, h.level),
@@ -404,20 +273,23 @@ mod tests {
         let costly = Board::START;
         let cheap1 = Board::new(0x0000_00FF_FFFF_FFFF, 0xFF00_0000_0000_0000);
         let cheap2 = Board::new(0x0000_01FF_FFFF_FFFF, 0xFF00_0000_0000_0000);
-        tt.store(&costly, -1, 1, 0, None, EXACT, 1 << 30);
-        tt.store(&cheap1, -1, 1, 0, None, EXACT, 100);
+        tt.store(&costly, Stored::new((-1, 1), 0, None, EXACT, 1 << 30));
+        tt.store(&cheap1, Stored::new((-1, 1), 0, None, EXACT, 100));
         // Same search: the entry that cost fewer nodes goes.
-        tt.store(&cheap2, -1, 1, 0, None, EXACT, 1000);
+        tt.store(&cheap2, Stored::new((-1, 1), 0, None, EXACT, 1000));
         assert!(tt.probe(&costly).is_some());
         assert!(tt.probe(&cheap1).is_none());
         assert!(tt.probe(&cheap2).is_some());
         // Now cheap2 (1000 nodes) is cheaper than costly, whatever the empties.
-        tt.store(&cheap1, -1, 1, 0, None, EXACT, 5000);
+        tt.store(&cheap1, Stored::new((-1, 1), 0, None, EXACT, 5000));
         assert!(tt.probe(&costly).is_some() && tt.probe(&cheap2).is_none());
         // A new search: the older entries go first, even a costly one.
         tt.new_search();
-        tt.store(&cheap2, -1, 1, 0, None, EXACT, 1);
-        tt.store(&Board::START.pass(), -1, 1, 0, None, EXACT, 1);
+        tt.store(&cheap2, Stored::new((-1, 1), 0, None, EXACT, 1));
+        tt.store(
+            &Board::START.pass(),
+            Stored::new((-1, 1), 0, None, EXACT, 1),
+        );
         assert!(tt.probe(&cheap2).is_some());
         assert!(tt.probe(&Board::START.pass()).is_some());
         assert!(tt.probe(&costly).is_none() && tt.probe(&cheap1).is_none());
@@ -461,7 +333,10 @@ mod tests {
         assert_ne!(a, b);
         assert_eq!(a.empty_count(), b.empty_count());
 
-        tt.store(&a, -65, 65, v1, Some(sq(m1.into())), EXACT, 1000);
+        tt.store(
+            &a,
+            Stored::new((-65, 65), v1, Some(sq(m1.into())), EXACT, 1000),
+        );
         let h = tt.probe(&a).unwrap();
         assert_eq!(
             (h.lower, h.upper, h.best_move),
@@ -519,7 +394,10 @@ mod tests {
         ] {
             // Stored once first, so that readers hit even if the writers run last.
             for (i, b) in boards[..n].iter().enumerate() {
-                tt.store(b, -65, 65, value(i), Some(best(i)), EXACT, 1000);
+                tt.store(
+                    b,
+                    Stored::new((-65, 65), value(i), Some(best(i)), EXACT, 1000),
+                );
             }
             let hits = AtomicU64::new(0);
             std::thread::scope(|scope| {
@@ -530,7 +408,10 @@ mod tests {
                         for k in 0..1_000_000usize {
                             let i = (k + t) % n;
                             if t % 2 == 0 {
-                                tt.store(&boards[i], -65, 65, value(i), Some(best(i)), EXACT, 1000);
+                                tt.store(
+                                    &boards[i],
+                                    Stored::new((-65, 65), value(i), Some(best(i)), EXACT, 1000),
+                                );
                             } else if let Some(h) = tt.probe(&boards[i]) {
                                 local += 1;
                                 assert_eq!(
