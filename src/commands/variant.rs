@@ -1,20 +1,17 @@
 //! Variants for side-by-side timing: flag sets run in this process, or other finale
-//! binaries run on one position at a time. `finale suite --repeat K` alternates them on
-//! every position so that a slow spell of a shared machine hits all of them alike.
+//! binaries and other engines run on one position at a time through their adapters
+//! (`crate::engines`, which run every child process). `finale suite --repeat K` alternates
+//! them on every position so that a slow spell of a shared machine hits all of them alike.
 
-use crate::board::{ObfRecord, Square};
-use crate::engines::output::engine_move;
-use crate::engines::{Engine, EngineRun, EngineSettings};
+use crate::board::ObfRecord;
+use crate::engines::{Engine, EngineRun, EngineSettings, Finale, FinaleRun};
 use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
-use crate::results::CsvRow;
-use crate::results::csv_in::{MAX_SECONDS, parse_seconds, read_row};
 use crate::search::{
     Level, Mode, PassReport, PvMove, SearchOptions, SolveResult, Solver, SolverOptions, Threads,
     TimedOut,
 };
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::time::Duration;
 
 /// What a variant is.
@@ -22,8 +19,9 @@ use std::time::Duration;
 pub enum VariantKind {
     /// This binary with these search switches.
     Flags(SearchOptions),
-    /// Another finale binary (its `suite` command is run per position).
-    Binary(PathBuf),
+    /// Another finale binary (its `suite` command is run per position through its
+    /// adapter).
+    Binary(Finale),
     /// Another engine (Zebra, Edax, Egaroucid), run per position through its adapter.
     Engine(Engine),
 }
@@ -74,37 +72,15 @@ impl Variant {
         })
     }
 
-    /// Another finale binary. It is run once here with `--version`, so that a path that
-    /// is not a finale is refused before any position is solved. A bare name is the file
-    /// in the current directory, as given, never one found on `PATH`.
+    /// Another finale binary, labelled with its path as given. It is checked and run once
+    /// here with `--version` ([`Finale::from_path`]), so that a path that is not a finale
+    /// is refused before any position is solved. A bare name is the file in the current
+    /// directory, as given, never one found on `PATH`.
     pub fn from_binary(path: &Path) -> Result<Variant> {
-        if !path.is_file() {
-            return Err(SuiteError::NoBinary(path.to_path_buf()).into());
-        }
-        let not_finale = |why: String| {
-            Error::from(SuiteError::NotFinale {
-                binary: path.to_path_buf(),
-                why,
-            })
-        };
-        // A path without a slash would be looked up on PATH by `Command`.
-        let absolute = std::path::absolute(path).map_err(|e| not_finale(e.to_string()))?;
-        let out = Command::new(&absolute)
-            .arg("--version")
-            .stdin(Stdio::null())
-            .output()
-            .map_err(|e| not_finale(format!("cannot run it: {e}")))?;
-        let said = String::from_utf8_lossy(&out.stdout);
-        if !out.status.success() || !said.starts_with("finale ") {
-            return Err(not_finale(match out.status.code() {
-                Some(0) => format!("`--version` printed '{}'", said.trim()),
-                Some(c) => format!("`--version` exited with code {c}"),
-                None => "`--version` was killed by a signal".into(),
-            }));
-        }
+        let finale = Finale::from_path(path)?;
         Ok(Variant {
             label: path.display().to_string(),
-            kind: VariantKind::Binary(absolute),
+            kind: VariantKind::Binary(finale),
             threads: None,
             oversubscribe: false,
             hash_mb: None,
@@ -131,7 +107,7 @@ impl Variant {
 pub(crate) enum Runner {
     Solver(Box<Solver>),
     Binary {
-        path: PathBuf,
+        finale: Finale,
         /// Where the position and the other binary's CSV go (removed when dropped).
         dir: tempfile::TempDir,
         threads: usize,
@@ -148,7 +124,8 @@ pub(crate) enum Runner {
 impl Runner {
     /// A runner of `v` with `threads` (this binary's flags run what runs; another binary
     /// or engine is given what was asked, and does its own capping); another engine is
-    /// killed past `limit`.
+    /// killed past `limit` (another finale binary is not limited, as this one's solves
+    /// are not).
     pub(crate) fn new(
         v: &Variant,
         hash_mb: usize,
@@ -173,8 +150,8 @@ impl Runner {
                     oversubscribe: v.oversubscribe,
                 })?))
             }
-            VariantKind::Binary(path) => Runner::Binary {
-                path: path.clone(),
+            VariantKind::Binary(finale) => Runner::Binary {
+                finale: finale.clone(),
                 dir: temp("finale-variant-")?,
                 threads: threads.asked,
             },
@@ -214,8 +191,13 @@ impl Runner {
                         failure: None,
                     }))
             }
-            Runner::Binary { path, dir, threads } => {
-                run_binary(path, dir, record, mode, hash_mb, *threads, interrupt)
+            Runner::Binary {
+                finale,
+                dir,
+                threads,
+            } => {
+                let run = finale.solve(dir.path(), record, mode, hash_mb, *threads, interrupt)?;
+                Ok(finale_answer(run))
             }
             Runner::Engine {
                 engine,
@@ -296,181 +278,22 @@ pub(crate) struct Answer {
     pub(crate) failure: Option<String>,
 }
 
-fn run_binary(
-    bin: &Path,
-    dir: &tempfile::TempDir,
-    record: &ObfRecord,
-    mode: Mode,
-    hash_mb: usize,
-    threads: usize,
-    interrupt: &Interrupt,
-) -> Result<std::result::Result<Answer, TimedOut>> {
-    let obf = write_position(dir, record)?;
-    let csv = dir.path().join("row.csv");
-    let errors = dir.path().join("stderr.txt");
-    let stderr = std::fs::File::create(&errors).map_err(|source| Error::Write {
-        path: errors.clone(),
-        source,
-    })?;
-    let start = std::time::Instant::now();
-    let child = Command::new(bin)
-        .arg("suite")
-        .arg(&obf)
-        .arg("--csv")
-        .arg(&csv)
-        .args(["--hash-mb", &hash_mb.to_string(), "--mode", mode.name()])
-        .args(["--threads", &threads.to_string()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(stderr)
-        .spawn()
-        .map_err(|source| Error::Io {
-            path: bin.to_path_buf(),
-            source,
-        })?;
-    let Some(status) = wait_or_stop(bin, child, interrupt)? else {
-        return Ok(Err(TimedOut {
+/// Another finale's run as a variant's answer; stopped, it has no last pass to give.
+fn finale_answer(run: FinaleRun) -> std::result::Result<Answer, TimedOut> {
+    match run {
+        FinaleRun::Answer(a) => Ok(Answer {
+            result: a.result,
+            git_rev: a.git_rev,
+            peak_mb: a.peak_mb,
+            engine: None,
+            failure: None,
+        }),
+        FinaleRun::Interrupted(time) => Err(TimedOut {
             nodes: 0,
-            time: start.elapsed(),
+            time,
             last_pass: None,
-        }));
-    };
-    // Exit 1 means a wrong answer: still an answer to time, when the row was written.
-    if !matches!(status.code(), Some(0 | 1)) || !csv.is_file() {
-        let err = std::fs::read_to_string(&errors).unwrap_or_default();
-        let message = match (err.lines().next(), status.code()) {
-            (Some(line), _) => line.to_string(),
-            (None, Some(c)) => format!("exited with code {c} and wrote no CSV row"),
-            (None, None) => "killed by a signal before it wrote its CSV row".into(),
-        };
-        return Err(SuiteError::BinaryFailed {
-            binary: bin.to_path_buf(),
-            message,
-        }
-        .into());
+        }),
     }
-    read_answer(bin, &csv, mode).map(Ok)
-}
-
-/// The one-position OBF file the other binary solves, with the record's expected scores
-/// (so that it checks its answer as this run does).
-fn write_position(dir: &tempfile::TempDir, record: &ObfRecord) -> Result<PathBuf> {
-    let obf = dir.path().join("position.obf");
-    let pairs: Vec<String> = record
-        .expected
-        .iter()
-        .map(|(m, s)| format!("{m}:{s:+};"))
-        .collect();
-    let line = format!("{}; {}\n", record.position, pairs.join(" "));
-    std::fs::write(&obf, line).map_err(|source| Error::Write {
-        path: obf.clone(),
-        source,
-    })?;
-    Ok(obf)
-}
-
-/// Waits for `child` in steps, so that a stop asked of this process (SIGTERM reaches only
-/// it) stops the other binary too: `None` when it was stopped so.
-fn wait_or_stop(
-    bin: &Path,
-    mut child: std::process::Child,
-    interrupt: &Interrupt,
-) -> Result<Option<std::process::ExitStatus>> {
-    loop {
-        let waited = child.try_wait().map_err(|source| Error::Io {
-            path: bin.to_path_buf(),
-            source,
-        })?;
-        if let Some(status) = waited {
-            return Ok(Some(status));
-        }
-        if interrupt.requested() {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Ok(None);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// The answer in the other binary's CSV `csv`. The row is another program's output: a
-/// value out of range is an error naming it, not a panic (`Duration` of an infinite time)
-/// or a silently wrong table.
-fn read_answer(bin: &Path, csv: &Path, mode: Mode) -> Result<Answer> {
-    let (row, line) = first_row(bin, csv)?;
-    let bad = |what: &str| {
-        Error::from(SuiteError::BinaryCsv {
-            binary: bin.to_path_buf(),
-            what: format!("{what} on line {line} of its CSV"),
-        })
-    };
-    let seconds =
-        |text: &str| parse_seconds(text).and_then(|t| Duration::try_from_secs_f64(t).ok());
-    let result = SolveResult {
-        mode,
-        // Older finales wrote no selectivity: they solved exactly.
-        selectivity: Level::from_percent(row.selectivity.unwrap_or(100)),
-        score: row
-            .score
-            .filter(|s| (-64..=64).contains(s))
-            .ok_or_else(|| bad("bad score (expected -64 to 64)"))?,
-        best_moves: row
-            .best_moves
-            .split_whitespace()
-            .filter_map(Square::parse)
-            .collect(),
-        move_scores: row
-            .move_scores
-            .split_whitespace()
-            .filter_map(|p| {
-                let (m, s) = p.split_once(':')?;
-                Some((Square::parse(m)?, s.trim_start_matches('+').parse().ok()?))
-            })
-            .collect(),
-        pv: row.pv.split_whitespace().filter_map(engine_move).collect(),
-        nodes: row.nodes.ok_or_else(|| bad("bad nodes"))?,
-        time: seconds(&row.time_s).ok_or_else(|| {
-            bad(&format!(
-                "bad time_s (expected seconds from 0 to {MAX_SECONDS:e})"
-            ))
-        })?,
-        best_found: seconds(&row.best_found_s),
-    };
-    Ok(Answer {
-        result,
-        git_rev: Some(row.git_rev).filter(|r| !r.is_empty()),
-        peak_mb: row.peak_mb.parse().ok().filter(|m: &f64| m.is_finite()),
-        engine: None,
-        failure: None,
-    })
-}
-
-/// The first row of the other binary's CSV `csv` and its line number; no header, no row
-/// or a field of the wrong type is an error naming the binary.
-fn first_row(bin: &Path, csv: &Path) -> Result<(CsvRow, u64)> {
-    let bad = |what: String| {
-        Error::from(SuiteError::BinaryCsv {
-            binary: bin.to_path_buf(),
-            what,
-        })
-    };
-    let mut r = csv::Reader::from_path(csv).map_err(|source| Error::Csv {
-        path: csv.to_path_buf(),
-        source,
-    })?;
-    let header = r
-        .headers()
-        .map_err(|_| bad("no header in its CSV".into()))?
-        .clone();
-    let rec = r
-        .records()
-        .next()
-        .and_then(|x| x.ok())
-        .ok_or_else(|| bad("no row in its CSV".into()))?;
-    let line = rec.position().map_or(2, |p| p.line());
-    let row = read_row(&rec, &header)
-        .map_err(|b| bad(format!("bad {} on line {line} of its CSV", b.column)))?;
-    Ok((row, line))
 }
 
 #[cfg(test)]

@@ -1,14 +1,15 @@
-//! One other engine's executable, checked before anything runs (`--engine NAME:PATH`), and
-//! one run of it on a position through its adapter ([`zebra`], [`edax`], [`egaroucid`]),
-//! with the suite's threads and table size where the engine takes them.
+//! One other engine named by `--engine NAME:PATH`, its executable checked before anything
+//! runs ([`checked_executable`]), and one run of it on a position through its adapter
+//! ([`zebra`], [`edax`], [`egaroucid`]), with the suite's threads and table size where the
+//! engine takes them.
 
+use super::executable::checked_executable;
 use super::output::EngineAnswer;
-use super::process::{Ended, run_engine};
+use super::process::{Ended, run};
 use super::{edax, egaroucid, zebra};
 use crate::board::Position;
 use crate::error::{Error, Result, SuiteError};
 use crate::interrupt::Interrupt;
-use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -107,16 +108,8 @@ impl Engine {
                 ))
             })?;
         let path = Path::new(path);
-        let meta =
-            std::fs::metadata(path).map_err(|e| refuse(format!("{}: {e}", path.display())))?;
-        if !meta.is_file() {
-            return Err(refuse(format!("{}: not a file", path.display())));
-        }
-        if meta.permissions().mode() & 0o111 == 0 {
-            return Err(refuse(format!("{}: not executable", path.display())));
-        }
         let path =
-            std::path::absolute(path).map_err(|e| refuse(format!("{}: {e}", path.display())))?;
+            checked_executable(path).map_err(|e| refuse(format!("{}: {e}", path.display())))?;
         if kind == EngineKind::Zebra {
             let data = path.with_file_name(zebra::DATA_FILE);
             if !data.is_file() {
@@ -179,12 +172,11 @@ impl Engine {
             path: input.clone(),
             source,
         })?;
-        let ended = run_engine(command, &stdout, &stderr, limit, interrupt).map_err(|source| {
-            Error::Io {
+        let ended =
+            run(command, &stdout, &stderr, limit, interrupt).map_err(|source| Error::Io {
                 path: self.path.clone(),
                 source,
-            }
-        })?;
+            })?;
         let (status, wall) = match ended {
             Ended::Interrupted(wall) => return Ok(EngineRun::Interrupted(wall)),
             Ended::TimedOut(wall) => return Ok(EngineRun::Failed("timeout".into(), wall)),

@@ -1,12 +1,29 @@
-//! Running another engine's process for one position: its output into files, waited for
-//! in steps so that a time limit or a stop request (SIGINT, SIGTERM) kills it, with every
-//! process it started (its process group).
+//! Every child process finale runs, and the one way it runs them: another engine or
+//! another finale binary, for one position or one `--version`, its output into files,
+//! waited for in steps so that a time limit or a stop request (SIGINT, SIGTERM) kills it,
+//! with every process it started (its process group).
 
 use crate::interrupt::Interrupt;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+
+/// The command running the executable `bin` (a checked path, see
+/// [`checked_executable`](super::executable::checked_executable)), in this process's
+/// current directory.
+pub fn command(bin: &Path) -> Command {
+    Command::new(bin)
+}
+
+/// The command running `bin` in its own directory, where engines find their data files.
+pub fn command_in_its_directory(bin: &Path) -> Command {
+    let mut c = command(bin);
+    if let Some(dir) = bin.parent() {
+        c.current_dir(dir);
+    }
+    c
+}
 
 /// The command of an engine that solves the positions of `file` exactly with its
 /// `-solve FILE -l 60` (Edax's and Egaroucid's consoles), in the engine's own directory,
@@ -18,10 +35,7 @@ pub fn solve_command(
     threads: (&str, usize),
     hash: (&str, u32),
 ) -> Command {
-    let mut c = Command::new(bin);
-    if let Some(dir) = bin.parent() {
-        c.current_dir(dir);
-    }
+    let mut c = command_in_its_directory(bin);
     c.arg("-solve")
         .arg(file)
         .args([
@@ -34,7 +48,7 @@ pub fn solve_command(
     c
 }
 
-/// How a run of an engine ended.
+/// How a run of a child process ended.
 #[derive(Debug)]
 pub enum Ended {
     /// It exited (or was killed by a signal not ours) after `wall` seconds.
@@ -46,14 +60,14 @@ pub enum Ended {
     },
     /// It ran past the time limit and was killed.
     TimedOut(Duration),
-    /// A stop was requested of this process; the engine was killed.
+    /// A stop was requested of this process; the child was killed.
     Interrupted(Duration),
 }
 
-/// Runs `command` with stdin empty, stdout into `stdout` and stderr into `stderr`,
-/// killing it past `limit` or when `interrupt` is requested. Errors: it cannot be
-/// started, or its output files cannot be made.
-pub fn run_engine(
+/// Runs `command` in a process group of its own, with stdin empty, stdout into `stdout`
+/// and stderr into `stderr`, killing the group past `limit` or when `interrupt` is
+/// requested. Errors: it cannot be started, or its output files cannot be made.
+pub fn run(
     mut command: Command,
     stdout: &Path,
     stderr: &Path,

@@ -27,10 +27,7 @@ pub fn script(position: &Position) -> String {
 /// The command solving the position of `script` into `out`, with a 2^`hash_bits`-entry
 /// table and no book.
 pub fn command(bin: &Path, script: &Path, out: &Path, hash_bits: u32) -> Command {
-    let mut c = Command::new(bin);
-    if let Some(dir) = bin.parent() {
-        c.current_dir(dir);
-    }
+    let mut c = super::process::command_in_its_directory(bin);
     c.args([
         "-e",
         "0",
