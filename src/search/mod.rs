@@ -44,7 +44,7 @@ pub use answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, TimedOut,
 pub use evaluated::{evaluated_value, evaluated_value_on};
 pub use level::Level;
 pub use options::{EvalRef, ProbcutT, SearchOptions};
-pub use probcut::mpc_error;
+pub use probcut::{mpc_error, mpc_planes};
 pub use solver::{Solver, SolverOptions};
 pub use start_error::StartError;
 pub use table::TranspositionTable;

@@ -10,17 +10,32 @@ use crate::board::Board;
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::settings::{MPC_MEAN, MPC_MODEL_MAX_DEPTH, MPC_MODEL_MAX_EMPTIES, MPC_SIGMA, mpc_depth};
 
-/// The error model at `n` empties: (mean, sigma) in discs at the depth
-/// [`mpc_depth`]`(n)` (see [`MPC_MEAN`]).
+/// The error model's two planes at `n` empties and a shallow search of depth `d` (`odd`
+/// is 1 when `d` is odd, else 0): mean = `mean[0] + mean[1] n + mean[2] odd` (a search
+/// that ends after the other side's move errs the other way), sigma = `sigma[0] +
+/// sigma[1] n + sigma[2] d` (a deeper search errs less). The one formula of the model:
+/// the search evaluates it in `f32` ([`mpc_error`]), training fits and reports it in `f64`
+/// (`train::mpc::ProbcutModel`).
+#[inline]
+pub fn mpc_planes<T>(mean: [T; 3], sigma: [T; 3], n: T, d: T, odd: T) -> (T, T)
+where
+    T: Copy + std::ops::Add<Output = T> + std::ops::Mul<Output = T>,
+{
+    (
+        mean[0] + mean[1] * n + mean[2] * odd,
+        sigma[0] + sigma[1] * n + sigma[2] * d,
+    )
+}
+
+/// The shipped error model at `n` empties: (mean, sigma) in discs at the depth
+/// [`mpc_depth`]`(n)` (see [`MPC_MEAN`]), with `n` and the depth held to the ranges it was
+/// fitted on ([`MPC_MODEL_MAX_EMPTIES`], [`MPC_MODEL_MAX_DEPTH`]).
 pub fn mpc_error(n: u32) -> (f32, f32) {
     let depth = mpc_depth(n);
     let d = depth.min(MPC_MODEL_MAX_DEPTH) as f32;
     let m = n.min(MPC_MODEL_MAX_EMPTIES) as f32;
     let odd = (depth % 2) as f32;
-    (
-        MPC_MEAN[0] + MPC_MEAN[1] * m + MPC_MEAN[2] * odd,
-        MPC_SIGMA[0] + MPC_SIGMA[1] * m + MPC_SIGMA[2] * d,
-    )
+    mpc_planes(MPC_MEAN, MPC_SIGMA, m, d, odd)
 }
 
 impl Search<'_> {

@@ -6,7 +6,7 @@ use super::games::play_game;
 use crate::board::Board;
 use crate::error::{Error, Result, TrainError};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
-use crate::search::{Level, Solver, SolverOptions, evaluated_value};
+use crate::search::{Level, Solver, SolverOptions, evaluated_value, mpc_planes};
 use rayon::prelude::*;
 use std::io::Write;
 
@@ -296,12 +296,10 @@ fn cell(n: u32, d: u32, errs: &[f64]) -> Cell {
 }
 
 /// The probcut error model of settings.rs ([`crate::search::mpc_error`]) fitted to a
-/// table, over every cell (each weighted by its positions), as planes in the empties n
-/// and the shallow depth d (as Edax's model is in both depths):
-/// mean = `mean[0] + mean[1] n + mean[2] [d odd]` (a search that ends after the other
-/// side's move errs the other way), sigma = `sigma[0] + sigma[1] n + sigma[2] d` (a deeper
-/// search errs less). Fitting every depth, not only the one the search uses at each n,
-/// uses all the labels and separates the two terms.
+/// table, over every cell (each weighted by its positions): the planes of
+/// [`mpc_planes`] in the empties n and the shallow depth d (as Edax's model is in both
+/// depths). Fitting every depth, not only the one the search uses at each n, uses all the
+/// labels and separates the two terms.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProbcutModel {
     /// Mean error: constant, per empty square, when the depth is odd; discs.
@@ -315,12 +313,8 @@ pub struct ProbcutModel {
 impl ProbcutModel {
     /// (mean, sigma) at `n` empties and depth `d`, discs.
     pub fn at(&self, n: u32, d: u32) -> (f64, f64) {
-        let (n, d) = (f64::from(n), f64::from(d));
-        let odd = d % 2.0;
-        (
-            self.mean[0] + self.mean[1] * n + self.mean[2] * odd,
-            self.sigma[0] + self.sigma[1] * n + self.sigma[2] * d,
-        )
+        let odd = f64::from(d % 2);
+        mpc_planes(self.mean, self.sigma, f64::from(n), f64::from(d), odd)
     }
 }
 
