@@ -15,7 +15,7 @@ import sys
 
 # Innermost match wins; order only matters within one frame's symbol.
 # The search's functions are the band files' (before the kernel sets) or the kernel sets'
-# entries (`search/entry.rs`, e.g. `<...Avx2 as ...Entries>::last_3::f`).
+# entries (`search/kernel_dispatch.rs`, e.g. `<...Avx2 as ...Entries>::last_3::f`).
 BANDS = [
     ("ordering and probcut searches", re.compile(r"search::evaluated::|Evaluator::evaluate|Entries>::evaluated")),
     ("last 1-4", re.compile(r"search::last::|Entries>::last")),

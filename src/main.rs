@@ -106,7 +106,7 @@ fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCod
 /// the solves finished, each pass's own work and span, and the set's, on stderr (read by
 /// `scripts/span-table.py`).
 fn print_span() {
-    let Some(records) = finale::search::span::records() else {
+    let Some(records) = finale::search::measure::span::records() else {
         return;
     };
     if records.is_empty() {
@@ -145,15 +145,18 @@ fn print_span() {
 
 /// With the `account` feature: the nodes of each band of the search, on stderr.
 fn print_account() {
-    if let Some(counts) = finale::search::account::snapshot() {
+    if let Some(counts) = finale::search::measure::account::snapshot() {
         let total: u64 = counts.iter().sum();
-        for (name, n) in finale::search::account::BAND_NAMES.iter().zip(counts) {
+        for (name, n) in finale::search::measure::account::BAND_NAMES
+            .iter()
+            .zip(counts)
+        {
             let share = 100.0 * n as f64 / total.max(1) as f64;
             eprintln!("account: {name:<30} {n:>14} nodes {share:5.1} %");
         }
     }
-    if let Some(events) = finale::search::account::event_snapshot() {
-        let names = finale::search::account::EVENT_NAMES;
+    if let Some(events) = finale::search::measure::account::event_snapshot() {
+        let names = finale::search::measure::account::EVENT_NAMES;
         eprintln!(
             "account: empties {}",
             names.map(|s| format!("{s:>14}")).join("")

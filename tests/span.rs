@@ -1,4 +1,4 @@
-//! The work-and-span account (`--features span`, search/span.rs) on real solves: its work
+//! The work-and-span account (`--features span`, search/measure/span.rs) on real solves: its work
 //! is the solve's node count (one thread's with the two-thread rules, which search in one
 //! thread's order), its span at most the work and, with splits, less; one thread has no
 //! splits and a span equal to its work; the answers are the published ones.
@@ -111,5 +111,5 @@ fn without_the_feature_there_is_no_account() {
     let mut s = solver(2, false);
     s.solve(record.position.board, Mode::Exact);
     assert_eq!(s.last_span(), None);
-    assert_eq!(finale::search::span::records(), None);
+    assert_eq!(finale::search::measure::span::records(), None);
 }

@@ -2,7 +2,7 @@
 //!
 //! Every function here is `#[inline(always)]` and `unsafe`: it may be called only where
 //! the CPU has AVX2 (see `kernels.rs`), and it becomes vector code only when inlined into
-//! a function compiled with that feature (the search's entry points, `search/entry.rs`).
+//! a function compiled with that feature (the search's entry points, `search/kernel_dispatch.rs`).
 
 use super::rays::RAYS;
 use super::square::Square;

@@ -3,7 +3,7 @@
 //!
 //! A kernel set is a type ([`Portable`], [`Avx2`], [`Avx512`]) whose functions are
 //! inlined into the code that uses them. The search is compiled once per set, each copy
-//! with the set's CPU features (`search/entry.rs`), and picks its copy once per search
+//! with the set's CPU features (`search/kernel_dispatch.rs`), and picks its copy once per search
 //! from [`Isa`], never per node. [`Isa::chosen`] is the best set this CPU has, or the
 //! one the environment variable `FINALE_KERNELS` forces (`portable`, `avx2`, `avx512`),
 //! so that one machine can run every path it supports.

@@ -5,11 +5,11 @@
 //! Every step is its own function, always inlined into the band's entry of a kernel set
 //! (`entry.rs`), so the split costs nothing at run time.
 
-use super::account::{Band, Event};
-use super::entry::Entries;
-use super::level::Level;
+use super::kernel_dispatch::Entries;
+use super::measure::account::{Band, Event};
 use super::move_list::{Move, MoveList, select_next};
 use super::ordering::{favor_table_move, scored_moves};
+use super::selectivity::level::Level;
 use super::state::Search;
 use super::table::Stored;
 use crate::board::{Board, Square};
@@ -85,20 +85,20 @@ impl Search<'_> {
         if !self.options.tt {
             return Continue((alpha, beta, None));
         }
-        self.counts.event(Event::Probe, n);
+        self.measure.counts.event(Event::Probe, n);
         let Some(h) = self.table(n).probe(b) else {
             return Continue((alpha, beta, None));
         };
-        self.counts.event(Event::ProbeHit, n);
+        self.measure.counts.event(Event::ProbeHit, n);
         if h.level < self.level {
             return Continue((alpha, beta, h.best_move));
         }
         if h.lower >= beta || h.lower == h.upper {
-            self.counts.event(Event::ProbeCut, n);
+            self.measure.counts.event(Event::ProbeCut, n);
             return Break(h.lower);
         }
         if h.upper <= alpha {
-            self.counts.event(Event::ProbeCut, n);
+            self.measure.counts.event(Event::ProbeCut, n);
             return Break(h.upper);
         }
         Continue((alpha.max(h.lower), beta.min(h.upper), h.best_move))
@@ -145,7 +145,7 @@ impl Search<'_> {
             let before = self.nodes;
             let v = -self.search_in::<K>(child, -beta, -alpha, n - 1);
             table_move_nodes = self.nodes - before;
-            if self.stopped {
+            if self.stop.stopped {
                 return None;
             }
             (best, best_move) = (v, Some(sq));
@@ -153,25 +153,26 @@ impl Search<'_> {
             moves &= !sq.bit();
             searched = 1;
             if v >= beta {
-                self.counts.event(Event::CutFirst, n);
+                self.measure.counts.event(Event::CutFirst, n);
             }
         }
         if best < beta && moves != 0 {
             // One thread's copy of `search_rest`, or the one with the split rules.
             let rest = if self.splits() {
-                K::rest::<true>(self, *b, moves, alpha, beta, n, searched, ordered_tt_move)
+                K::rest::<true>(self, *b, moves, (alpha, beta), n, searched, ordered_tt_move)
             } else {
-                K::rest::<false>(self, *b, moves, alpha, beta, n, searched, None)
+                K::rest::<false>(self, *b, moves, (alpha, beta), n, searched, None)
             };
             if let Some((v, sq)) = rest {
                 if v >= beta && searched == 1 {
-                    self.counts
+                    self.measure
+                        .counts
                         .event_sum(Event::TableMoveWaste, n, table_move_nodes);
                 }
                 if v > best {
                     (best, best_move) = (v, Some(Square::from_index(sq.into())));
                 }
-            } else if self.stopped {
+            } else if self.stop.stopped {
                 return None;
             }
         }
@@ -188,22 +189,20 @@ impl Search<'_> {
     /// `tt_move` is ordered first. One thread's copy has neither: one copy with both ran
     /// 1.0-1.4 % more instructions than 3baf3ba at one thread, and this one none
     /// (callgrind, FFO #42 and #43: 3,822 M and 7,944 M, 3baf3ba 3,784 M and 7,836 M, two
-    /// copies 3,779 M and 7,837 M). Each copy is its own `rest` entry (`entry.rs`):
+    /// copies 3,779 M and 7,837 M). Each copy is its own `rest` entry (`kernel_dispatch.rs`):
     /// inlined into one function, the two still cost 0.4 %.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn search_rest<K: Entries, const SPLITS: bool>(
         &mut self,
         b: Board,
         moves: u64,
-        alpha: i32,
-        beta: i32,
+        window: (i32, i32),
         n: u32,
         searched: usize,
         tt_move: Option<Square>,
     ) -> Option<(i32, u8)> {
         let mut list = MoveList::new();
-        let window = (alpha, beta);
+        let (alpha, beta) = window;
         if let Break(cut) = self.order_rest::<K, SPLITS>(&b, moves, tt_move, window, n, &mut list) {
             return Some(cut);
         }
@@ -277,10 +276,10 @@ impl Search<'_> {
         let mut split = None;
         for i in 0..width {
             if let Some(split) = &mut split {
-                self.span.split_next(split, self.nodes);
+                self.measure.span.split_next(split, self.nodes);
             } else if SPLITS && self.should_split(searched + i, n, &list[i..width], alpha) {
-                if self.span.in_turn() {
-                    split = Some(self.span.split_begin(self.nodes));
+                if self.measure.span.in_turn() {
+                    split = Some(self.measure.span.split_begin(self.nodes));
                 } else {
                     // Young brothers wait: the eldest did not cut off, and no younger one
                     // looks likely to (or, all at once, none looks likely to cut); share
@@ -299,7 +298,7 @@ impl Search<'_> {
             let mv = list[i];
             let before = self.nodes;
             let v = self.search_move::<K>(&mv, searched + i == 0, alpha, beta, n);
-            if self.stopped {
+            if self.stop.stopped {
                 return None;
             }
             if v > best {
@@ -315,7 +314,7 @@ impl Search<'_> {
             fell_short += self.nodes - before;
         }
         if let Some(split) = split {
-            self.span.split_end(split, self.nodes);
+            self.measure.span.split_end(split, self.nodes);
         }
         best_move.map(|sq| (best, sq))
     }
@@ -352,7 +351,9 @@ impl Search<'_> {
         } else {
             Event::CutLater
         };
-        self.counts.event(event, n);
-        self.counts.event_sum(Event::OrderedWaste, n, fell_short);
+        self.measure.counts.event(event, n);
+        self.measure
+            .counts
+            .event_sum(Event::OrderedWaste, n, fell_short);
     }
 }

@@ -1,7 +1,7 @@
 //! Enhanced transposition cutoff: before searching any child, look each one up in the
 //! table; a child already known to be bad enough for the opponent cuts at once.
 
-use super::account::Event;
+use super::measure::account::Event;
 use super::move_list::MoveList;
 use super::state::Search;
 
@@ -11,11 +11,11 @@ impl Search<'_> {
     #[inline(always)]
     pub(crate) fn etc_cutoff(&mut self, list: &MoveList, beta: i32, n: u32) -> Option<(i32, u8)> {
         for mv in list {
-            self.counts.event(Event::EtcProbe, n);
+            self.measure.counts.event(Event::EtcProbe, n);
             if let Some(h) = self.table(n - 1).probe(&mv.child) {
-                self.counts.event(Event::EtcHit, n);
+                self.measure.counts.event(Event::EtcHit, n);
                 if h.level >= self.level && -h.upper >= beta {
-                    self.counts.event(Event::EtcCut, n);
+                    self.measure.counts.event(Event::EtcCut, n);
                     return Some((-h.upper, mv.sq));
                 }
             }

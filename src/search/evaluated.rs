@@ -1,8 +1,8 @@
 //! Depth-limited alpha-beta with the pattern evaluation at the leaves: the shallow searches
 //! that order deep endgame moves, probe for multi-probcut and label training positions.
 
-use super::account::Band;
-use super::entry::{Entries, with_kernels};
+use super::kernel_dispatch::{Entries, with_kernels};
+use super::measure::account::Band;
 use super::ordering::fastest_first;
 use super::state::Search;
 use crate::board::{Bitboard, Board, Square};

@@ -5,8 +5,8 @@
 //! quadrant (odd parity) are tried first. With 3 and 4 empties the stability cutoff is
 //! tried first, as in the bands above (see `STABILITY_ALPHA_MIN`).
 
-use super::account::Band;
-use super::entry::Entries;
+use super::kernel_dispatch::Entries;
+use super::measure::account::Band;
 use super::state::Search;
 use crate::board::moves::NEIGHBOURS;
 use crate::board::{Board, Square};
@@ -56,7 +56,7 @@ impl Search<'_> {
     #[inline(always)]
     fn game_over_after_pass(&mut self, b: &Board) -> i32 {
         self.nodes -= 1;
-        self.counts.add(Band::Last, -1);
+        self.measure.counts.add(Band::Last, -1);
         // `b` is the passed board: its final score, negated by the caller.
         game_over_score(b)
     }

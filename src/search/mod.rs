@@ -11,42 +11,32 @@
 //! evaluation at its leaves) that orders deep moves, decides probcut and labels training
 //! positions.
 
-pub mod account;
-mod answer;
-mod busy;
 mod endgame;
-mod entry;
 mod etc;
 mod evaluated;
+mod kernel_dispatch;
 mod last;
-mod level;
+pub mod measure;
 mod move_list;
-mod node_type;
 mod options;
 pub mod ordering;
 mod parallel;
-mod passes;
-mod pool;
-mod probcut;
-mod pv;
 mod root;
+mod selectivity;
 mod shallow;
 mod solver;
-pub mod span;
-mod split_point;
 pub mod stability;
 mod start_error;
 mod state;
+mod stop;
 mod table;
-mod threads;
 
-pub use answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, TimedOut, Wld};
 pub use evaluated::{evaluated_value, evaluated_value_on};
-pub use level::Level;
 pub use options::{EvalRef, ProbcutT, SearchOptions};
-pub use probcut::{mpc_error, mpc_planes};
+pub use parallel::threads::{Threads, cores, search_threads};
+pub use root::answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, TimedOut, Wld};
+pub use selectivity::level::Level;
+pub use selectivity::probcut::{mpc_error, mpc_planes};
 pub use solver::{Solver, SolverOptions};
 pub use start_error::StartError;
 pub use table::TranspositionTable;
-pub use threads::Threads;
-pub use threads::{cores, search_threads};

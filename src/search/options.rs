@@ -2,7 +2,7 @@
 //! kernels) and how selective it is, with the width a selective pass may be given.
 //! Turning a switch off never changes a score.
 
-use super::level::Level;
+use super::selectivity::level::Level;
 use crate::board::kernels::Isa;
 use crate::eval::Evaluator;
 

@@ -1,7 +1,7 @@
 //! Move ordering: parity, square classes and fastest-first, and the scored move list of a
 //! node.
 
-use super::entry::Entries;
+use super::kernel_dispatch::Entries;
 use super::move_list::{Move, MoveList, NO_EVAL};
 use super::stability::edge_stable;
 use super::state::Search;
@@ -257,7 +257,7 @@ impl Search<'_> {
         self.share_out_all(children.len(), |h, i| {
             if children[i].player != 0 {
                 let v = h.ordering_value::<K>(eval, children[i], depth, floor, floor);
-                if !h.stopped {
+                if !h.stop.stopped {
                     values[i].store(v, Relaxed);
                 }
             }
@@ -328,7 +328,7 @@ mod tests {
                     ((alpha - ORDER_EVAL_MARGIN) * UNITS_PER_DISC).max(-64 * UNITS_PER_DISC);
                 for workers in [1, 2, 16] {
                     let mut s = Search::new(&tt, &options);
-                    s.split_workers = workers;
+                    s.split.workers = workers;
                     let mut list = MoveList::new();
                     scored_moves::<Portable>(&b, moves, None, None, &mut list);
                     // The at-once path directly (its threshold may be off).

@@ -1,8 +1,8 @@
 //! The shallow band (5 ..= `SHALLOW_MAX_EMPTIES` empties): no transposition table,
 //! moves in odd quadrants first, then by square class; stability cutoff.
 
-use super::account::Band;
-use super::entry::Entries;
+use super::kernel_dispatch::Entries;
+use super::measure::account::Band;
 use super::ordering::{SQUARE_CLASSES, odd_quadrants};
 use super::state::Search;
 use crate::board::{Bitboard, Board};

@@ -1,18 +1,19 @@
 //! The solver: its table, its thread pool and the public ways to solve.
 
-use super::answer::{Mode, PassReport, SolveResult, TimedOut};
-use super::busy::Busy;
-use super::level::Level;
+use super::parallel::busy::Busy;
+use super::root::answer::{Mode, PassReport, SolveResult, TimedOut};
+use super::selectivity::level::Level;
+use super::selectivity::samples::ProbcutSamples;
 
+use super::measure::span::{self, Span, SpanReport};
 use super::options::SearchOptions;
-use super::passes::{Passes, settled, solve_root};
-use super::pool::Pool;
-use super::span::{self, Span, SpanReport};
+use super::parallel::pool::Pool;
+use super::parallel::threads::search_threads;
+use super::root::passes::{Passes, settled, solve_root};
 use super::start_error::StartError;
 use super::state::Search;
 use super::table;
 use super::table::TranspositionTable;
-use super::threads::search_threads;
 use crate::board::Board;
 use crate::settings::{DEFAULT_HASH_MB, LOCAL_TABLE_KB, SPLIT_MANY_THREADS};
 use std::time::{Duration, Instant};
@@ -144,7 +145,7 @@ impl Solver {
     }
 
     /// The work and span of the last finished solve: `None` unless finale was built with
-    /// the `span` feature (see `search/span.rs`).
+    /// the `span` feature (see `search/measure/span.rs`).
     pub fn last_span(&self) -> Option<&SpanReport> {
         self.last_span.as_ref()
     }
@@ -164,12 +165,12 @@ impl Solver {
         let go = || {
             let busy = Busy::new();
             let mut s = Search::new(&self.tt, &self.options.search);
-            s.split_workers = self.split_workers;
-            s.busy = Some(&busy);
-            s.pool = self.many.as_ref();
+            s.split.workers = self.split_workers;
+            s.split.busy = Some(&busy);
+            s.split.pool = self.many.as_ref();
             #[cfg(feature = "span")]
             {
-                s.span.in_turn = self.split_workers > 1;
+                s.measure.span.in_turn = self.split_workers > 1;
             }
             if let Some(d) = deadline {
                 s.set_deadline(d);
@@ -178,7 +179,7 @@ impl Solver {
                 s.set_abort(a);
             }
             let r = f(&mut s);
-            (r, s.nodes, s.stopped, s.span)
+            (r, s.nodes, s.stop.stopped, s.measure.span)
         };
         match &self.pool {
             Some(pool) => pool.install(go),
@@ -237,14 +238,17 @@ impl Solver {
     pub fn probcut_nodes(&mut self, board: Board, selectivity: Level, rate: u64) -> Vec<Board> {
         self.tt.new_search();
         let (samples, _, _, _) = self.run(None, |s| {
-            s.probcut_samples = Some((rate.max(1), Vec::new()));
+            s.samples = Some(ProbcutSamples::one_in(rate));
             let mut none = |_: &PassReport| {};
             let mut passes = Passes {
                 start: Instant::now(),
                 report: &mut none,
             };
             solve_root(s, board, Mode::Exact, selectivity, &mut passes);
-            s.probcut_samples.take().map(|(_, v)| v).unwrap_or_default()
+            s.samples
+                .take()
+                .map(ProbcutSamples::into_boards)
+                .unwrap_or_default()
         });
         samples
     }

@@ -2,7 +2,7 @@
 //! which gives the stability cutoff (fail low when even keeping everything else cannot
 //! reach alpha).
 
-use super::account::Event;
+use super::measure::account::Event;
 use super::state::Search;
 use crate::board::Board;
 use crate::settings::STABILITY_ALPHA_MIN;
@@ -21,10 +21,10 @@ impl Search<'_> {
         if 64 - 2 * b.opponent.count_ones() as i32 > alpha {
             return None;
         }
-        self.counts.event(Event::StabilityTry, n);
+        self.measure.counts.event(Event::StabilityTry, n);
         let upper = 64 - 2 * stable_discs(b.opponent, b.player).count_ones() as i32;
         if upper <= alpha {
-            self.counts.event(Event::StabilityCut, n);
+            self.measure.counts.event(Event::StabilityCut, n);
             return Some(upper);
         }
         None
@@ -115,7 +115,7 @@ static UNPACK_COL_A: LazyLock<[u64; 256]> = LazyLock::new(|| {
 
 /// Discs of `p` (and of `o`) stable along the four edges. Always inlined, here and in
 /// the functions below that the search calls: inlined into a kernel set's entry
-/// (`search/entry.rs`), they are compiled with its CPU features (BMI2, POPCNT).
+/// (`search/kernel_dispatch.rs`), they are compiled with its CPU features (BMI2, POPCNT).
 #[inline(always)]
 pub(crate) fn edge_stable(p: u64, o: u64) -> u64 {
     let t = &**EDGE_STABLE;

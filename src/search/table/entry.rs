@@ -5,7 +5,7 @@
 //! merge with a live entry of the same board, and which entry a store replaces.
 
 use crate::board::Square;
-use crate::search::level::Level;
+use crate::search::selectivity::level::Level;
 
 /// What a probe found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

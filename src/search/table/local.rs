@@ -229,7 +229,7 @@ mod tests {
     use super::*;
     use crate::board::Square;
     use crate::board::random::SplitMix64;
-    use crate::search::level::Level;
+    use crate::search::selectivity::level::Level;
     const EXACT: Level = Level::EXACT;
 
     fn random_board(rng: &mut SplitMix64) -> Board {

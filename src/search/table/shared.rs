@@ -164,7 +164,7 @@ impl TranspositionTable {
     }
 
     /// Bounds stored for `board`, if any. Always inlined: into a kernel set's entry it is
-    /// compiled with that set's CPU features (`search/entry.rs`).
+    /// compiled with that set's CPU features (`search/kernel_dispatch.rs`).
     #[inline(always)]
     pub fn probe(&self, board: &Board) -> Option<TtHit> {
         let generation = self.current_generation();
@@ -228,7 +228,7 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use crate::board::Square;
-    use crate::search::level::Level;
+    use crate::search::selectivity::level::Level;
     const EXACT: Level = Level::EXACT;
 
     fn sq(index: u32) -> Square {

@@ -2,33 +2,33 @@
 //! known, each move's bounds kept, and the ties between best moves settled.
 
 use super::answer::Mode;
-use super::move_list::{MoveList, select_next};
-use super::node_type::AllNodes;
-use super::ordering::scored_moves;
-use super::state::Search;
 use crate::board::kernels::Portable;
 use crate::board::{Board, Square};
+use crate::search::move_list::{MoveList, select_next};
+use crate::search::ordering::scored_moves;
+use crate::search::parallel::node_type::AllNodes;
+use crate::search::state::Search;
 use std::sync::Mutex;
 
 /// A root move and what is proven about its score (in the mode's terms).
-pub(super) struct RootMove {
-    pub(super) sq: Square,
-    pub(super) child: Board,
-    pub(super) lower: i32,
-    pub(super) upper: i32,
+pub(crate) struct RootMove {
+    pub(crate) sq: Square,
+    pub(crate) child: Board,
+    pub(crate) lower: i32,
+    pub(crate) upper: i32,
     /// The move's value as the last pass left it, if that pass proved anything about it:
     /// twice its proven lower bound plus one, else twice its upper bound. Orders the
     /// moves: a move shown to reach v comes before one shown to stay at or below v. (With
     /// v alone they tied, and the order before the sort decided: with many threads a
     /// move refuted at the pass's last probe could come first, FFO #46's B7 before B3,
     /// 10 M nodes searched for nothing in some 16-thread runs.)
-    pub(super) prior: Option<i32>,
+    pub(crate) prior: Option<i32>,
 }
 
 impl RootMove {
     /// Forgets the bounds for a new pass within (`lo`, `hi`), keeping what they said as
     /// the prior.
-    pub(super) fn reset(&mut self, lo: i32, hi: i32) {
+    pub(crate) fn reset(&mut self, lo: i32, hi: i32) {
         if self.lower > lo {
             self.prior = Some(2 * self.lower + 1);
         } else if self.upper < hi {
@@ -40,7 +40,12 @@ impl RootMove {
 
 /// The root's moves, best first by the table's move and fastest-first scoring, with the
 /// mode's full window as their bounds.
-pub(super) fn root_moves(s: &mut Search, board: Board, moves: u64, mode: Mode) -> Vec<RootMove> {
+pub(crate) fn root_moves(
+    s: &mut Search,
+    board: Board,
+    moves: u64,
+    mode: Mode,
+) -> Vec<RootMove> {
     let tt_move = s.tables.shared.probe(&board).and_then(|h| h.best_move);
     let mut list = MoveList::new();
     scored_moves::<Portable>(&board, moves, tt_move, None, &mut list);
@@ -60,7 +65,7 @@ pub(super) fn root_moves(s: &mut Search, board: Board, moves: u64, mode: Mode) -
 }
 
 /// The widest window of scores in `mode`.
-pub(super) fn full_window(mode: Mode) -> (i32, i32) {
+pub(crate) fn full_window(mode: Mode) -> (i32, i32) {
     if mode == Mode::Wld {
         (-1, 1)
     } else {
@@ -74,7 +79,7 @@ pub(super) fn full_window(mode: Mode) -> (i32, i32) {
 /// only a multi-probcut cut leaves (it answers with the window's edge), tightens to the
 /// even score beyond it: "at least 3" is "at least 4". Without this a probable pass could
 /// settle on a score no game ends with (`-1@73%` in exact mode).
-pub(super) fn probe_bound(mode: Mode, v: i32, beta: i32) -> i32 {
+pub(crate) fn probe_bound(mode: Mode, v: i32, beta: i32) -> i32 {
     let v = mode.class(v);
     if mode == Mode::Wld || v % 2 == 0 {
         v
@@ -90,7 +95,7 @@ pub(super) fn probe_bound(mode: Mode, v: i32, beta: i32) -> i32 {
 /// reach it or to fall short. Null windows are much cheaper than a full window, and the
 /// per-move bounds mean the final tie check re-searches only moves whose last bound was
 /// exactly the value.
-pub(super) fn probe_until_exact(
+pub(crate) fn probe_until_exact(
     s: &mut Search,
     root: &mut [RootMove],
     n: u32,
@@ -130,7 +135,7 @@ pub(super) fn probe_until_exact(
 /// the 73 % pass had ranked low (1 826.9 M nodes at one thread; 1 995.5 M at two with
 /// the root split when the last pass expected no other move within `SPLIT_CUT_MARGIN`
 /// of beta, 1 866.9 M without). The one rule of every split at the root.
-pub(super) fn root_should_split(s: &Search, searched: bool, n: u32) -> bool {
+pub(crate) fn root_should_split(s: &Search, searched: bool, n: u32) -> bool {
     searched && s.many_threads() && s.can_split(n, 2)
 }
 
@@ -162,21 +167,21 @@ fn probe_root(
                 break 'probe true;
             }
             if let Some(split) = &mut split {
-                s.span.split_next(split, s.nodes);
+                s.measure.span.split_next(split, s.nodes);
             } else if root_should_split(s, searched, n) {
-                if s.span.in_turn() {
-                    split = Some(s.span.split_begin(s.nodes));
+                if s.measure.span.in_turn() {
+                    split = Some(s.measure.span.split_begin(s.nodes));
                 } else {
                     let failed_high = probe_shared(s, &mut root[k..], n, mode, beta);
-                    return (!s.stopped).then_some(failed_high);
+                    return (!s.stop.stopped).then_some(failed_high);
                 }
             }
             let m = &mut root[k];
             // The probe's first move is its best hope of reaching beta; the others are
             // expected to fall short.
-            s.all_nodes = AllNodes::below_root_move(n - 1, !searched);
+            s.split.all_nodes = AllNodes::below_root_move(n - 1, !searched);
             let r = probe_bound(mode, -s.search(m.child, -beta, -(beta - 1), n - 1), beta);
-            if s.stopped {
+            if s.stop.stopped {
                 return None;
             }
             searched = true;
@@ -189,29 +194,37 @@ fn probe_root(
         false
     };
     if let Some(split) = split {
-        s.span.split_end(split, s.nodes);
+        s.measure.span.split_end(split, s.nodes);
     }
     Some(failed_high)
 }
 
 /// The root's value is `lo`. A move whose upper bound is `lo` may tie: one null-window
 /// probe each says whether it reaches `lo` (on every thread when the root may split).
-pub(super) fn settle_ties(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, lo: i32) {
+pub(crate) fn settle_ties(
+    s: &mut Search,
+    root: &mut [RootMove],
+    n: u32,
+    mode: Mode,
+    lo: i32,
+) {
     // A tie is rarer than a move that falls short.
-    s.all_nodes = AllNodes::below_root_move(n - 1, false);
-    if s.can_split(n, 2) && !s.span.in_turn() {
+    s.split.all_nodes = AllNodes::below_root_move(n - 1, false);
+    if s.can_split(n, 2) && !s.measure.span.in_turn() {
         settle_ties_shared(s, root, n, mode, lo);
         return;
     }
     // A span build accounts the ties as a split, searched in turn (see span.rs).
-    let mut split = s.can_split(n, 2).then(|| s.span.split_begin(s.nodes));
+    let mut split = s
+        .can_split(n, 2)
+        .then(|| s.measure.span.split_begin(s.nodes));
     for m in root.iter_mut() {
         if m.upper == lo && m.lower < lo {
             if let Some(split) = &mut split {
-                s.span.split_next(split, s.nodes);
+                s.measure.span.split_next(split, s.nodes);
             }
             let r = probe_bound(mode, -s.search(m.child, -lo, -(lo - 1), n - 1), lo);
-            if s.stopped {
+            if s.stop.stopped {
                 return;
             }
             if r >= lo {
@@ -222,7 +235,7 @@ pub(super) fn settle_ties(s: &mut Search, root: &mut [RootMove], n: u32, mode: M
         }
     }
     if let Some(split) = split {
-        s.span.split_end(split, s.nodes);
+        s.measure.span.split_end(split, s.nodes);
     }
 }
 
@@ -235,7 +248,7 @@ fn settle_ties_shared(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode,
     let results = Mutex::new(Vec::new());
     if !s.share_out(children.len(), |h, i| {
         let r = probe_bound(mode, -h.search(children[i], -lo, -(lo - 1), n - 1), lo);
-        if !h.stopped {
+        if !h.stop.stopped {
             results.lock().expect("no panics").push((ties[i], r));
         }
         false
@@ -256,7 +269,7 @@ fn settle_ties_shared(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode,
 /// beta cancels the rest. Records every finished answer in the moves' bounds; returns
 /// true when one reached beta.
 fn probe_shared(s: &mut Search, moves: &mut [RootMove], n: u32, mode: Mode, beta: i32) -> bool {
-    s.all_nodes = AllNodes::below_root_move(n - 1, false);
+    s.split.all_nodes = AllNodes::below_root_move(n - 1, false);
     let todo: Vec<usize> = (0..moves.len())
         .filter(|&k| moves[k].upper >= beta)
         .collect();
@@ -268,7 +281,7 @@ fn probe_shared(s: &mut Search, moves: &mut [RootMove], n: u32, mode: Mode, beta
             -h.search(children[i], -beta, -(beta - 1), n - 1),
             beta,
         );
-        if h.stopped {
+        if h.stop.stopped {
             return false;
         }
         results.lock().expect("no panics").push((todo[i], r));
@@ -325,7 +338,7 @@ mod tests {
     fn the_root_splits_only_with_many_threads_and_after_a_first_move() {
         with_test_search(|s| {
             for (threads, splits) in [(1, false), (2, false), (3, true), (16, true)] {
-                s.split_workers = threads;
+                s.split.workers = threads;
                 assert_eq!(root_should_split(s, true, 20), splits, "{threads} threads");
                 assert!(!root_should_split(s, false, 20));
             }

@@ -1,8 +1,8 @@
 //! What a solve is asked for and what it answers: the mode, the result, each finished
 //! pass, and the probable answer of a solve stopped early.
 
-use super::level::Level;
 use crate::board::Square;
+use crate::search::selectivity::level::Level;
 use std::fmt;
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// The exact final disc difference and a move reaching it (every such move when
-    /// [`SearchOptions::ties`](super::SearchOptions::ties)(super::SearchOptions) is set).
+    /// [`SearchOptions::ties`](crate::search::SearchOptions::ties)(crate::search::SearchOptions) is set).
     Exact,
     /// Only win, draw or loss (score -1, 0 or +1) and a move reaching it (every such move
     /// with ties).
@@ -67,7 +67,7 @@ pub struct SolveResult {
     /// Wld: -1 (loss), 0 (draw) or +1 (win).
     pub score: i32,
     /// Moves proven to reach `score`, in search order: every one with
-    /// [`SearchOptions::ties`](super::SearchOptions::ties), else those the search met (at least one). Empty when the
+    /// [`SearchOptions::ties`](crate::search::SearchOptions::ties), else those the search met (at least one). Empty when the
     /// side to move must pass or the game is over.
     pub best_moves: Vec<Square>,
     /// Mode all: the exact score of every legal move, best first.
@@ -79,7 +79,7 @@ pub struct SolveResult {
     /// Wall time.
     pub time: Duration,
     /// Selectivity reached: exact, or the multi-probcut level of a probable answer (see
-    /// [`SearchOptions::selectivity`](super::SearchOptions::selectivity)).
+    /// [`SearchOptions::selectivity`](crate::search::SearchOptions::selectivity)).
     pub selectivity: Level,
     /// Time from the start until the best move was settled: the end of the first pass
     /// from which on every pass chose one of `best_moves` (the whole time when no earlier

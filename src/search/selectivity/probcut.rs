@@ -4,10 +4,10 @@
 //! `train/mpc.rs`, the levels and their widths in `level.rs` (a width given in their place,
 //! `ProbcutT`, is a search option: `options.rs`).
 
-use super::entry::Entries;
-use super::state::Search;
 use crate::board::Board;
 use crate::eval::{Evaluator, UNITS_PER_DISC};
+use crate::search::kernel_dispatch::Entries;
+use crate::search::state::Search;
 use crate::settings::{MPC_MEAN, MPC_MODEL_MAX_DEPTH, MPC_MODEL_MAX_EMPTIES, MPC_SIGMA, mpc_depth};
 
 /// The error model's two planes at `n` empties and a shallow search of depth `d` (`odd`
@@ -43,7 +43,7 @@ impl Search<'_> {
     /// beyond the window by more than the level's t standard deviations of its error, the
     /// node is taken to fail there.
     #[inline(always)]
-    pub(super) fn probcut<K: Entries>(
+    pub(crate) fn probcut<K: Entries>(
         &mut self,
         eval: &Evaluator,
         b: &Board,
@@ -51,10 +51,10 @@ impl Search<'_> {
         beta: i32,
         n: u32,
     ) -> Option<i32> {
-        if let Some((rate, v)) = &mut self.probcut_samples
-            && b.hash64().is_multiple_of(*rate)
+        if K::SAMPLES
+            && let Some(samples) = &mut self.samples
         {
-            v.push(*b);
+            samples.offer(b);
         }
         let d = mpc_depth(n);
         let t = match self.options.probcut_t {

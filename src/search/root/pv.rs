@@ -2,17 +2,17 @@
 //! move, and the likely line of a pass read from the table.
 
 use super::answer::{Mode, PvMove};
-use super::level::Level;
-use super::move_list::{MoveList, select_next};
-use super::ordering::scored_moves;
-use super::state::Search;
 use crate::board::kernels::Portable;
 use crate::board::{Board, Square};
+use crate::search::move_list::{MoveList, select_next};
+use crate::search::ordering::scored_moves;
+use crate::search::selectivity::level::Level;
+use crate::search::state::Search;
 
 /// Appends to `pv` up to `max` moves from `b` on, each the best move the table holds for
 /// the position reached (a pass where the side to move has none), stopping where the
 /// table has no legal move. Reads only: no node is searched and nothing is stored.
-pub(super) fn table_line(s: &Search, mut b: Board, max: usize, pv: &mut Vec<PvMove>) {
+pub(crate) fn table_line(s: &Search, mut b: Board, max: usize, pv: &mut Vec<PvMove>) {
     for _ in 0..max {
         let moves = b.moves();
         if moves == 0 {
@@ -38,7 +38,7 @@ pub(super) fn table_line(s: &Search, mut b: Board, max: usize, pv: &mut Vec<PvMo
 
 /// A line from `board` starting with `first`, every move of which keeps the score at
 /// `value` (in `mode`'s terms), checked by a narrow search at each step.
-pub(super) fn principal_variation(
+pub(crate) fn principal_variation(
     s: &mut Search,
     board: Board,
     first: Square,

@@ -2,13 +2,13 @@
 //! quick multi-probcut pass or the narrow first guess, then the pass asked for), each
 //! reported as it finishes, and the answer their bounds give.
 
-use super::account::Band;
 use super::answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult};
-use super::level::Level;
+use super::probes::{RootMove, full_window, probe_until_exact, root_moves};
 use super::pv::{principal_variation, table_line};
-use super::root::{RootMove, full_window, probe_until_exact, root_moves};
-use super::state::Search;
 use crate::board::{Board, Square};
+use crate::search::measure::account::Band;
+use crate::search::selectivity::level::Level;
+use crate::search::state::Search;
 use crate::settings::{
     GUESS_MIN_EMPTIES, MPC_GUESS_LEVEL, MPC_SCHEDULE_MIN_EMPTIES, MPC_SECOND_GUESS_LEVEL,
     MPC_SECOND_GUESS_MIN_EMPTIES,
@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 /// The end of the first of `passes` (best move, end time) from which on every pass chose
 /// one of `best` (`total` when the last pass did not, or there was none; zero when there
 /// is no best move to find).
-pub(super) fn settled(
+pub(crate) fn settled(
     passes: &[(Option<Square>, Duration)],
     best: &[Square],
     total: Duration,
@@ -37,18 +37,18 @@ pub(super) fn settled(
 }
 
 /// Where the root hands its finished passes.
-pub(super) struct Passes<'a> {
-    pub(super) start: Instant,
-    pub(super) report: &'a mut (dyn FnMut(&PassReport) + Send),
+pub(crate) struct Passes<'a> {
+    pub(crate) start: Instant,
+    pub(crate) report: &'a mut (dyn FnMut(&PassReport) + Send),
 }
 
 impl Passes<'_> {
     /// Reports the pass just finished over `root`, unless the search was stopped in it.
-    pub(super) fn finished(&mut self, s: &mut Search, root: &[RootMove]) {
-        if s.stopped {
+    pub(crate) fn finished(&mut self, s: &mut Search, root: &[RootMove]) {
+        if s.stop.stopped {
             return;
         }
-        s.span.pass_finished(s.level, s.nodes);
+        s.measure.span.pass_finished(s.level, s.nodes);
         let Some(best) = root.iter().max_by_key(|m| m.lower) else {
             return;
         };
@@ -70,7 +70,7 @@ impl Passes<'_> {
 /// Solves `board` in `mode` up to the pass at `selectivity`, reporting each finished pass
 /// to `reports`: the root's moves, then every move's score (mode all) or the passes that
 /// settle the best one.
-pub(super) fn solve_root(
+pub(crate) fn solve_root(
     s: &mut Search,
     board: Board,
     mode: Mode,
@@ -148,7 +148,7 @@ fn solve_without_moves(
 fn score_every_move(s: &mut Search, root: &mut [RootMove], n: u32) {
     for m in root.iter_mut() {
         let v = -s.search(m.child, -64, 64, n - 1);
-        if s.stopped {
+        if s.stop.stopped {
             break;
         }
         (m.lower, m.upper) = (v, v);
@@ -207,7 +207,7 @@ fn probcut_passes(
         probe_until_exact(s, root, n, mode, guess);
         reports.finished(s, root);
         guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
-        if s.stopped {
+        if s.stop.stopped {
             break;
         }
     }
@@ -264,7 +264,7 @@ fn root_result(s: &mut Search, board: Board, root: &[RootMove], mode: Mode) -> S
         move_scores = root.iter().map(|m| (m.sq, m.lower)).collect();
         move_scores.sort_by_key(|&(_, v)| -v);
     }
-    let pv = if s.stopped {
+    let pv = if s.stop.stopped {
         Vec::new()
     } else {
         principal_variation(s, board, best_moves[0], score, mode)

@@ -6,24 +6,24 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 /// A node whose younger siblings are being searched by several threads.
 pub(crate) struct SplitPoint<'p> {
     /// The split point the owner of this one works for, if any.
-    pub(super) parent: Option<&'p SplitPoint<'p>>,
+    pub(crate) parent: Option<&'p SplitPoint<'p>>,
     /// A sibling reached beta: the others are wasted work.
-    pub(super) cutoff: AtomicBool,
+    pub(crate) cutoff: AtomicBool,
     /// A helper reached the deadline: the node's result is incomplete.
-    pub(super) timed_out: AtomicBool,
+    pub(crate) timed_out: AtomicBool,
     /// Index of the next sibling to hand out.
-    pub(super) next: AtomicUsize,
+    pub(crate) next: AtomicUsize,
     /// Nodes searched by the helpers.
-    pub(super) nodes: AtomicU64,
+    pub(crate) nodes: AtomicU64,
     /// How many siblings there are.
-    pub(super) count: usize,
+    pub(crate) count: usize,
     /// The sum of the sibling indices on the chain of split points above this one (0 on
     /// the path one thread searches first): the pool's order of preference (`pool.rs`).
-    pub(super) rank: usize,
+    pub(crate) rank: usize,
     /// How many split points are above this one.
-    pub(super) depth: usize,
+    pub(crate) depth: usize,
     /// Threads of the pool that joined this split point and have not left it.
-    pub(super) active: AtomicUsize,
+    pub(crate) active: AtomicUsize,
 }
 
 impl<'p> SplitPoint<'p> {

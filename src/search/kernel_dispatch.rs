@@ -8,6 +8,8 @@
 //! chosen once per search (`Search::search`), never per node.
 //!
 //! [`Search::search`] is the way in: it chooses the set and sends each node to its band.
+//! A search that records probcut's boards for training runs on a set of its own
+//! ([`Sampling`]), chosen there too, so that the hook costs other searches nothing.
 //!
 //! Safety: an entry of a set may run only on a CPU that has the set's features. Searches
 //! take their set from `SearchOptions::kernels`, which holds only sets the CPU has
@@ -16,25 +18,26 @@
 use super::state::Search;
 #[cfg(target_arch = "x86_64")]
 use crate::board::kernels::{Avx2, Avx512};
-use crate::board::kernels::{Kernels, Portable};
+use crate::board::kernels::{Isa, Kernels, Portable};
 use crate::board::{Board, Square};
 use crate::eval::{Evaluator, FeatureState};
 use crate::settings::SHALLOW_MAX_EMPTIES;
 
 /// A kernel set's copies of the search functions that are called, not inlined.
 pub(crate) trait Entries: Kernels + Sized {
+    /// True for the one set that records where probcut is tried ([`Sampling`]).
+    const SAMPLES: bool;
     /// `Search::search_in`: the way into a subtree (a root move, a split point's sibling).
     fn search(s: &mut Search<'_>, b: Board, alpha: i32, beta: i32, n: u32) -> i32;
     /// `Search::search_endgame`.
     fn endgame(s: &mut Search<'_>, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32;
-    /// `Search::search_rest`, with the split rules when `SPLITS`.
-    #[allow(clippy::too_many_arguments)]
+    /// `Search::search_rest`, with the split rules when `SPLITS`, in the window (alpha,
+    /// beta).
     fn rest<const SPLITS: bool>(
         s: &mut Search<'_>,
         b: Board,
         moves: u64,
-        alpha: i32,
-        beta: i32,
+        window: (i32, i32),
         n: u32,
         searched: usize,
         tt_move: Option<Square>,
@@ -52,7 +55,6 @@ pub(crate) trait Entries: Kernels + Sized {
         sq: [Square; 3],
     ) -> i32;
     /// `Search::evaluated`.
-    #[allow(clippy::too_many_arguments)]
     fn evaluated(
         s: &mut Search<'_>,
         eval: &Evaluator,
@@ -75,8 +77,6 @@ macro_rules! entry {
         #[inline(always)]
         fn $name<$(const $c: $ct)?>(s: &mut Search<'_> $(, $arg: $ty)*) -> $ret {
             $(#[target_feature(enable = $features)])?
-            // The trait's signature, which says why it needs them.
-            #[allow(clippy::too_many_arguments)]
             unsafe fn f<$(const $c: $ct)?>(s: &mut Search<'_> $(, $arg: $ty)*) -> $ret {
                 s.$method::<$set $(, $c)?>($($arg),*)
             }
@@ -88,8 +88,9 @@ macro_rules! entry {
 
 /// The entries of kernel set `$set`, compiled with `$features` (none: portable).
 macro_rules! entries {
-    ($set:ty $(, $features:literal)?) => {
+    ($set:ty, samples: $samples:literal $(, $features:literal)?) => {
         impl Entries for $set {
+            const SAMPLES: bool = $samples;
             entry!($set, [$($features)?],
                 fn search<>(s, b: Board, alpha: i32, beta: i32, n: u32) -> i32
                 => search_in);
@@ -97,7 +98,7 @@ macro_rules! entries {
                 fn endgame<>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32) -> i32
                 => search_endgame);
             entry!($set, [$($features)?],
-                fn rest<const SPLITS: bool>(s, b: Board, moves: u64, alpha: i32, beta: i32, n: u32, searched: usize,
+                fn rest<const SPLITS: bool>(s, b: Board, moves: u64, window: (i32, i32), n: u32, searched: usize,
                     tt_move: Option<Square>)
                     -> Option<(i32, u8)>
                 => search_rest);
@@ -121,14 +122,39 @@ macro_rules! entries {
     };
 }
 
-entries!(Portable);
+entries!(Portable, samples: false);
+entries!(Sampling, samples: true);
 #[cfg(target_arch = "x86_64")]
-entries!(Avx2, "avx2,bmi1,bmi2,popcnt,lzcnt");
+entries!(Avx2, samples: false, "avx2,bmi1,bmi2,popcnt,lzcnt");
 #[cfg(target_arch = "x86_64")]
 entries!(
     Avx512,
+    samples: false,
     "avx2,bmi1,bmi2,popcnt,lzcnt,avx512f,avx512cd,avx512vl,avx512bw"
 );
+
+/// The portable set, recording the boards where probcut is tried into the search's
+/// [`ProbcutSamples`](super::selectivity::samples::ProbcutSamples): training's hook, in a
+/// set of its own so that no other search looks for it. Its nodes are the portable set's,
+/// which are every set's.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sampling;
+
+impl Kernels for Sampling {
+    const ISA: Isa = Isa::Portable;
+    #[inline(always)]
+    fn legal_moves(p: u64, o: u64) -> u64 {
+        Portable::legal_moves(p, o)
+    }
+    #[inline(always)]
+    fn flips(p: u64, o: u64, sq: Square) -> u64 {
+        Portable::flips(p, o, sq)
+    }
+    #[inline(always)]
+    fn count_last_flips(p: u64, sq: Square) -> u32 {
+        Portable::count_last_flips(p, sq)
+    }
+}
 
 /// Calls `$body` with `$k` the kernel set type of `$isa`.
 macro_rules! with_kernels {
@@ -162,6 +188,9 @@ impl Search<'_> {
     /// kernels became calls, 1.6 % of the CPU time at two threads, where every split
     /// point's sibling comes in this way (perf, FFO #50).
     pub(crate) fn search(&mut self, b: Board, alpha: i32, beta: i32, n: u32) -> i32 {
+        if self.samples.is_some() {
+            return Sampling::search(self, b, alpha, beta, n);
+        }
         with_kernels!(self.options.kernels, K => K::search(self, b, alpha, beta, n))
     }
 

@@ -20,7 +20,7 @@
 //! sum of those spans less the longest. With the feature off every type here is empty and
 //! every function does nothing, so the search is what it was.
 
-use super::level::Level;
+use crate::search::selectivity::level::Level;
 
 /// One search's account: the nodes splits took off the chain, the splits, and where each
 /// pass at the root ended.
@@ -209,7 +209,7 @@ pub fn records() -> Option<Vec<SpanReport>> {
 #[cfg(feature = "span")]
 mod tests {
     use super::*;
-    use crate::search::account::Band;
+    use crate::search::measure::account::Band;
     use crate::search::options::{EvalRef, SearchOptions};
     use crate::search::state::Search;
     use crate::search::table::TranspositionTable;
@@ -230,14 +230,14 @@ mod tests {
         };
         walk(s, eldest);
         if t.split && !younger.is_empty() {
-            let mut split = s.span.split_begin(s.nodes);
+            let mut split = s.measure.span.split_begin(s.nodes);
             for (i, c) in younger.iter().enumerate() {
                 if i > 0 {
-                    s.span.split_next(&mut split, s.nodes);
+                    s.measure.span.split_next(&mut split, s.nodes);
                 }
                 walk(s, c);
             }
-            s.span.split_end(split, s.nodes);
+            s.measure.span.split_end(split, s.nodes);
         } else {
             for c in younger {
                 walk(s, c);
@@ -282,9 +282,9 @@ mod tests {
             ..SearchOptions::default()
         };
         let mut s = Search::new(&tt, &options);
-        s.span.in_turn = true;
+        s.measure.span.in_turn = true;
         walk(&mut s, t);
-        s.span.report(0, s.nodes).expect("a span build")
+        s.measure.span.report(0, s.nodes).expect("a span build")
     }
 
     fn leaf() -> Tree {
