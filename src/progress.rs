@@ -20,10 +20,15 @@ pub fn bar(wanted: bool, len: u64, template: &str) -> ProgressBar {
     bar
 }
 
+/// Growth of a position's solve time per empty square, for the suite bar's ETA only: a
+/// log-linear fit of time against empties over FFO 40-59 exact at 2 threads, 40 solves
+/// (results/eval/2026-11-24-ffo-40-59-2t-new-weights-side-by-side.csv).
+pub const SUITE_ETA_GROWTH_PER_EMPTY: f64 = 1.29;
+
 /// The bar's work units for one solve of a position with `empties` empty squares: its
 /// expected time relative to a 20-empty one, in thousandths (growth per empty:
-/// [`SUITE_ETA_GROWTH_PER_EMPTY`](crate::settings::SUITE_ETA_GROWTH_PER_EMPTY)).
+/// [`SUITE_ETA_GROWTH_PER_EMPTY`]).
 pub fn work_of(empties: u32) -> u64 {
-    let g = crate::settings::SUITE_ETA_GROWTH_PER_EMPTY;
+    let g = SUITE_ETA_GROWTH_PER_EMPTY;
     (g.powi(empties as i32 - 20) * 1000.0).ceil().max(1.0) as u64
 }

@@ -432,21 +432,6 @@ pub const SPLIT_ALL_AT_ONCE_MARGIN: i32 = 4;
 /// 12.5 and 12.7 (results/parallel/2026-11-28-ordering-selective/).
 pub const ORDER_SHARED_MIN_EMPTIES: u32 = 16;
 
-/// `suite` with several threads solves runs of positions with fewer empties than this
-/// several at once, one thread each, instead of splitting each position: small trees have
-/// too few big nodes to keep the threads busy. Random positions, 2 threads, 16 MB tables,
-/// split against at once (wall time): 12 empties (4000) 2.50 s / 1.35 s; 14 (400)
-/// 0.99 / 0.74 s; 16 (100) 1.03 / 0.96 s; 18 (100) 6.20 / 5.84 s; 20 (40) 17.5 / 18.8 s
-/// (results/parallel/2026-11-23-positions-at-once.md).
-pub const POSITIONS_AT_ONCE_MAX_EMPTIES: u32 = 19;
-
-/// Growth of a position's solve time per empty square, for the suite bar's ETA (each
-/// position counts as this to the power of its empties). Log-linear fit of time against
-/// empties over FFO 40-59 exact at 2 threads, 40 solves
-/// (results/eval/2026-11-24-ffo-40-59-2t-new-weights-side-by-side.csv): 1.29. Only the
-/// ETA uses it.
-pub const SUITE_ETA_GROWTH_PER_EMPTY: f64 = 1.29;
-
 /// Nodes between two looks at the clock and the stop flag when a time limit is set or a
 /// signal may stop the search: at 25-40 M nodes per second about 2-3 ms, so a limit or
 /// Ctrl-C is met within a few milliseconds. Not yet measured (a clock read every 65 536
@@ -459,50 +444,5 @@ pub const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// helper now searches up to this many nodes more, a few microseconds.
 pub const SPLIT_CHECK_INTERVAL: u64 = 256;
 
-/// Game phases of the evaluation: empties 0-3, 4-7, ..., 60, each with its own weights.
-/// Part of the weight file's layout (changing it changes the format). Not measured
-/// against other widths here; narrower phases were tried in
-/// results/eval/2026-11-25-capacity.md and gave nothing.
-pub const EVAL_PHASES: usize = 16;
-
-/// Training games: percent of the moves after the opening chosen at random, the others
-/// fastest-first, so that the games mix sensible and odd positions as a search tree does.
-/// Not yet measured; from the first training pipeline.
-pub const TRAIN_RANDOM_MOVE_PERCENT: u64 = 25;
-/// Training games: the first moves are all random, a game-dependent number of them up to
-/// this. Not yet measured; from the first training pipeline.
-pub const TRAIN_RANDOM_OPENING_MAX: u64 = 16;
-
-/// A suite hands out at most this many small positions at once to its threads: enough to
-/// keep every thread busy, few enough that rows still appear steadily. Not measured.
-pub const SUITE_SMALL_RUN_MAX: usize = 256;
-
 /// Default transposition table size in MB.
 pub const DEFAULT_HASH_MB: usize = 256;
-
-/// Seconds between two syncs of a batch output to disk (`batch --fsync-every`); it is
-/// also synced when the batch ends. Rows are flushed to the operating system as they
-/// finish, so only a machine crash or power loss can lose rows, and then at most this
-/// many seconds of them (solved again on resume). One sync costs a few milliseconds on a
-/// local disk and up to tens on network storage: once every 10 s is well under 1 % of
-/// the run even there, while a sync per row would slow batches of tiny positions, which
-/// finish thousands of rows a second, several times over.
-pub const BATCH_FSYNC_SECONDS: u64 = 10;
-
-/// A batch checks at most this often (before writing a row) that its output's path still
-/// names the file it writes: writes to a file whose directory was removed succeed, into
-/// nothing. One check is a `stat`, about a microsecond: twice a second costs nothing even
-/// when tiny positions finish thousands of rows a second, and notices the loss within a
-/// second of the next row.
-pub const BATCH_OUTPUT_CHECK_MS: u64 = 500;
-
-/// Longest line accepted in a batch's OBF input. A real OBF line is under 1 kB even when
-/// it lists the score of every move; the limit keeps a file that is not text (or
-/// `/dev/zero`) from being read into memory as one endless line.
-pub const OBF_MAX_LINE_BYTES: usize = 1 << 20;
-
-/// Most empties `train --exact-max-empties` takes. A game gives about one position per
-/// count of empties, and one-thread exact solves average 3.3 s at 20-24 empties (FFO
-/// 40-49) and grow about x3 per extra empty square, so labelling thousands of positions of
-/// more than 30 empties would never finish; 61 (more squares than a board has) is a typo.
-pub const TRAIN_EXACT_MAX_EMPTIES: u32 = 30;

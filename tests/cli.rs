@@ -621,7 +621,7 @@ fn suite_solves_small_positions_at_once_like_one_thread() {
         );
         assert_ne!(b[ok], "false", "row {}", a[idx]);
         let empties: u32 = a[emp].parse().expect("empties");
-        if empties < finale::settings::POSITIONS_AT_ONCE_MAX_EMPTIES {
+        if empties < finale::commands::suite::POSITIONS_AT_ONCE_MAX_EMPTIES {
             small += 1;
             assert_eq!(a[nodes], b[nodes], "row {}: same one-thread search", a[idx]);
             assert_eq!(b[threads], "1", "row {}", a[idx]);

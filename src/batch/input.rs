@@ -3,9 +3,9 @@
 //! that repeats of a position give, to be held against its one solve.
 
 use crate::board::key::{line_key, position_key};
+use crate::board::parse::OBF_MAX_LINE_BYTES;
 use crate::board::{ObfRecord, Square, parse_obf_line};
 use crate::error::{BatchError, Error, Result};
-use crate::settings::OBF_MAX_LINE_BYTES;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};

@@ -5,9 +5,13 @@ use super::position::{Board, Color, Position};
 use super::square::Square;
 
 type Result<T> = std::result::Result<T, ReadError>;
-use crate::settings::OBF_MAX_LINE_BYTES;
 use std::io::{BufRead, Read};
 use std::path::Path;
+
+/// Longest OBF line accepted. A real one is under 1 kB even when it lists the score of
+/// every move; the limit keeps a file that is not text (or `/dev/zero`) from being read
+/// into memory as one endless line.
+pub const OBF_MAX_LINE_BYTES: usize = 1 << 20;
 
 /// One OBF record: a position and the scores the file gives for some of its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -390,7 +390,7 @@ pub(crate) struct BatchArgs {
     pub(crate) no_progress: bool,
     /// Sync the output to disk at least every SECONDS (0: after every row), and at the
     /// end; a machine crash loses at most that much work.
-    #[arg(long, value_name = "SECONDS", default_value_t = finale::settings::BATCH_FSYNC_SECONDS as f64, value_parser = parse_fsync_every)]
+    #[arg(long, value_name = "SECONDS", default_value_t = finale::batch::output::BATCH_FSYNC_SECONDS as f64, value_parser = parse_fsync_every)]
     pub(crate) fsync_every: f64,
     #[command(flatten)]
     pub(crate) common: CommonArgs,

@@ -15,12 +15,12 @@ pub enum TrainError {
     /// The run was stopped (by SIGINT or SIGTERM) before its weights were made.
     #[error("train stopped by {0} before the weights were made: nothing written to --out")]
     Stopped(&'static str),
-    /// `--exact-max-empties` beyond what exact solves can label.
+    /// `--exact-max-empties` beyond what exact solves can label: the value given, and the
+    /// most allowed.
     #[error(
-        "--exact-max-empties {0}: must be at most {max} (exact solves of more empties take minutes to hours each)",
-        max = crate::settings::TRAIN_EXACT_MAX_EMPTIES
+        "--exact-max-empties {0}: must be at most {1} (exact solves of more empties take minutes to hours each)"
     )]
-    ExactMaxEmpties(u32),
+    ExactMaxEmpties(u32, u32),
     /// A regularisation that is negative or not a number.
     #[error("--l2 {0}: must be a number at least 0")]
     L2(f32),

@@ -244,8 +244,13 @@ pub const fn bias(empties: u32) -> usize {
 /// Weights of one phase: every pattern's table and the two biases.
 pub const PER_PHASE: usize = BIAS + 2;
 
-/// Game phases: empties 0-3, 4-7, ..., 60 ([`EVAL_PHASES`](crate::settings::EVAL_PHASES)).
-pub const PHASES: usize = crate::settings::EVAL_PHASES;
+/// Game phases of the evaluation: empties 0-3, 4-7, ..., 60, each with its own weights.
+/// Part of the weight file's layout (changing it changes the format); narrower phases gave
+/// nothing ([results/eval/2026-11-25-capacity.md](../../results/eval/2026-11-25-capacity.md)).
+pub const EVAL_PHASES: usize = 16;
+
+/// Game phases: empties 0-3, 4-7, ..., 60 ([`EVAL_PHASES`]).
+pub const PHASES: usize = EVAL_PHASES;
 
 /// The phase of a board with `empties` empty squares.
 #[inline]

@@ -123,37 +123,45 @@ pub struct Sample {
     pub known: Option<i8>,
 }
 
-use crate::settings::{
-    TRAIN_RANDOM_MOVE_PERCENT as RANDOM_MOVE_PERCENT,
-    TRAIN_RANDOM_OPENING_MAX as RANDOM_OPENING_MAX,
-};
+/// Training games: percent of the moves after the opening chosen at random, the others
+/// fastest-first, so that the games mix sensible and odd positions as a search tree does.
+/// Not measured; from the first training pipeline.
+pub const TRAIN_RANDOM_MOVE_PERCENT: u64 = 25;
+/// Training games: the first moves are all random, a game-dependent number of them up to
+/// this. Not measured; from the first training pipeline.
+pub const TRAIN_RANDOM_OPENING_MAX: u64 = 16;
 
 /// Plays game `game` of the run seeded by `seed` and returns every position in it where the
 /// side to move has a legal move. Each game has its own generator, so games can be played
 /// in any order or in parallel with the same result.
 pub fn play_game(seed: u64, game: u32) -> Vec<Sample> {
-    self_play(seed, game, RANDOM_OPENING_MAX, |rng, b, moves, opening| {
-        let sq = if opening || rng.below(100) < RANDOM_MOVE_PERCENT {
-            let mut m = moves;
-            for _ in 0..rng.below(u64::from(moves.count_ones())) {
-                m &= m - 1;
-            }
-            Square::from_index(m.trailing_zeros())
-        } else {
-            let mut best = (i32::MIN, Square::from_index(0));
-            for sq in Bitboard(moves) {
-                let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
-                // A little noise breaks ties differently in each game.
-                let s =
-                    fastest_first::<Portable>(&child, sq, 0, None, false) + rng.below(64) as i32;
-                if s > best.0 {
-                    best = (s, sq);
+    self_play(
+        seed,
+        game,
+        TRAIN_RANDOM_OPENING_MAX,
+        |rng, b, moves, opening| {
+            let sq = if opening || rng.below(100) < TRAIN_RANDOM_MOVE_PERCENT {
+                let mut m = moves;
+                for _ in 0..rng.below(u64::from(moves.count_ones())) {
+                    m &= m - 1;
                 }
-            }
-            best.1
-        };
-        b.play_with_flips(sq, flips(b.player, b.opponent, sq))
-    })
+                Square::from_index(m.trailing_zeros())
+            } else {
+                let mut best = (i32::MIN, Square::from_index(0));
+                for sq in Bitboard(moves) {
+                    let child = b.play_with_flips(sq, flips(b.player, b.opponent, sq));
+                    // A little noise breaks ties differently in each game.
+                    let s = fastest_first::<Portable>(&child, sq, 0, None, false)
+                        + rng.below(64) as i32;
+                    if s > best.0 {
+                        best = (s, sq);
+                    }
+                }
+                best.1
+            };
+            b.play_with_flips(sq, flips(b.player, b.opponent, sq))
+        },
+    )
 }
 
 #[cfg(test)]

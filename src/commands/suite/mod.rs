@@ -9,6 +9,7 @@ mod summary;
 mod table;
 
 pub use options::SuiteOptions;
+pub use small::{POSITIONS_AT_ONCE_MAX_EMPTIES, SUITE_SMALL_RUN_MAX};
 pub use summary::Summary;
 pub use table::{table_header, table_row};
 

@@ -1,7 +1,7 @@
 //! One suite run as it goes: the variants and their solvers, the CSV, the table, the
 //! totals and the measurements for the closing comparison.
 
-use super::small::{small_run, solve_at_once};
+use super::small::{POSITIONS_AT_ONCE_MAX_EMPTIES, small_run, solve_at_once};
 use super::table::{table_header, table_row};
 use super::{SuiteOptions, Summary};
 use crate::board::ObfRecord;
@@ -15,7 +15,6 @@ use crate::results::histogram::Distribution;
 use crate::results::row::{Row, checked_row};
 use crate::results::{CsvOut, RunInfo};
 use crate::search::{Mode, PassReport, Solver, SolverOptions, TimedOut};
-use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;
 use indicatif::ProgressBar;
 use std::io::Write;
 use std::path::{Path, PathBuf};

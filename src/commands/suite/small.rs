@@ -6,9 +6,17 @@ use crate::board::ObfRecord;
 use crate::commands::variant::{Variant, VariantKind};
 use crate::interrupt::Interrupt;
 use crate::search::{Mode, SolveResult, Solver, TimedOut};
-use crate::settings::POSITIONS_AT_ONCE_MAX_EMPTIES;
-use crate::settings::SUITE_SMALL_RUN_MAX as SMALL_RUN_MAX;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// With several threads, runs of positions with fewer empties than this are solved
+/// several at once, one thread each, instead of split: small trees have too few big nodes
+/// to keep the threads busy
+/// ([results/parallel/2026-11-23-positions-at-once.md](../../../results/parallel/2026-11-23-positions-at-once.md)).
+pub const POSITIONS_AT_ONCE_MAX_EMPTIES: u32 = 19;
+
+/// At most this many small positions are handed out at once: enough to keep every thread
+/// busy, few enough that rows still appear steadily. Not measured.
+pub const SUITE_SMALL_RUN_MAX: usize = 256;
 
 /// How many of `records` (from the first) to solve at once, each on one thread, rather
 /// than one after the other with every thread splitting each: the leading run of
@@ -21,7 +29,7 @@ pub(super) fn small_run(records: &[ObfRecord], v: &Variant, options: &SuiteOptio
     }
     records
         .iter()
-        .take(SMALL_RUN_MAX)
+        .take(SUITE_SMALL_RUN_MAX)
         .take_while(|r| r.position.board.empty_count() < POSITIONS_AT_ONCE_MAX_EMPTIES)
         .count()
 }
