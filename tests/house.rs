@@ -154,6 +154,47 @@ fn the_function_length_reader_finds_a_long_function_and_skips_declarations() {
     assert_eq!(long, vec![(2, "long".to_string(), 95)]);
 }
 
+/// settings.rs is a table, not a lab notebook (issue 68): at most a third of its lines are
+/// comments, each entry says in one or two lines what it does and links the results/ page
+/// that chose its value (or says it was not measured); the measurements are on that page.
+#[test]
+fn settings_reads_as_a_table() {
+    let text = std::fs::read_to_string(root().join("src/settings.rs")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let comments = lines
+        .iter()
+        .filter(|l| l.trim_start().starts_with("//"))
+        .count();
+    assert!(
+        3 * comments <= lines.len(),
+        "src/settings.rs: {comments} of {} lines are comments",
+        lines.len()
+    );
+    let mut doc: Vec<&str> = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with("///") {
+            doc.push(t);
+            continue;
+        }
+        if t.starts_with("pub const") {
+            let says = doc
+                .iter()
+                .any(|d| d.contains("](../results/") || d.contains("Not measured"));
+            if doc.is_empty() || doc.len() > 2 || !says {
+                bad.push(format!("src/settings.rs:{}: {t}", i + 1));
+            }
+        }
+        doc.clear();
+    }
+    assert!(
+        bad.is_empty(),
+        "entries without a one- or two-line doc that links its results/ page:\n{}",
+        bad.join("\n")
+    );
+}
+
 #[test]
 fn batch_jobs_are_named_not_numbered() {
     let mut found = Vec::new();
