@@ -9,9 +9,12 @@
 //! output over an input, a device or a pipe.
 //!
 //! Only `std::io` errors come out of here, each caller saying what failed in its own words,
-//! but for the guard's refusals ([`guard::GuardError`]).
+//! but for the guard's refusals ([`GuardError`]).
 
+mod error;
 pub mod guard;
+
+pub use error::GuardError;
 
 use std::ffi::OsStr;
 use std::fs::File;

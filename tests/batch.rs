@@ -43,7 +43,7 @@ fn one_thread_with_limit(input: &Path, out: &Path, limit: &str) -> std::process:
 
 fn keys_of_file(file: &Path) -> HashSet<String> {
     // Every position of the file, by finale's key (itself pinned against a separate
-    // implementation in src/batch/key.rs).
+    // implementation in src/board/key.rs).
     let text = std::fs::read_to_string(file).unwrap();
     text.lines()
         .filter_map(|l| finale::board::parse_obf_line(l).unwrap())

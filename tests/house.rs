@@ -284,3 +284,117 @@ fn the_readme_starts_a_newcomer() {
         );
     }
 }
+
+/// The files ARCHITECTURE.md names, as paths under src/: each `### `src/DIR/`` heading
+/// opens a folder's table, and the backticked `.rs` names in the first column of its rows
+/// are that folder's files.
+fn files_named_in_architecture(text: &str) -> Vec<String> {
+    let mut named = Vec::new();
+    let mut folder: Option<String> = None;
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("### `") {
+            folder = h
+                .strip_suffix('`')
+                .filter(|f| f.starts_with("src/") && f.ends_with('/'))
+                .map(str::to_string);
+        } else if line.starts_with("## ") {
+            folder = None;
+        } else if let (Some(dir), Some(row)) = (&folder, line.strip_prefix("| ")) {
+            let first = row.split(" |").next().unwrap_or("");
+            for name in first.split('`').skip(1).step_by(2) {
+                if name.ends_with(".rs") {
+                    named.push(format!("{dir}{name}"));
+                }
+            }
+        }
+    }
+    named.sort();
+    named
+}
+
+#[test]
+fn the_architecture_names_every_file_under_src() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let named = files_named_in_architecture(&text);
+    let files: Vec<String> = rust_files(&root().join("src"))
+        .iter()
+        .map(|p| relative(p))
+        .collect();
+    let unnamed: Vec<&String> = files.iter().filter(|f| !named.contains(f)).collect();
+    let missing: Vec<&String> = named.iter().filter(|f| !files.contains(f)).collect();
+    assert!(
+        unnamed.is_empty(),
+        "files under src/ that ARCHITECTURE.md's room tables do not name: {unnamed:#?}"
+    );
+    assert!(
+        missing.is_empty(),
+        "files ARCHITECTURE.md names that do not exist: {missing:#?}"
+    );
+    let mut twice = named.clone();
+    twice.dedup();
+    assert_eq!(twice.len(), named.len(), "a file named in two rows");
+}
+
+#[test]
+fn the_architecture_reader_sees_a_folder_table() {
+    let text = "## The rooms\n\n### `src/a/`\n\n| file | holds |\n|---|---|\n\
+                | `x.rs`, `y.rs` | two; not `z.rs` here |\n\n## Next\n| `w.rs` | outside |\n";
+    assert_eq!(
+        files_named_in_architecture(text),
+        ["src/a/x.rs", "src/a/y.rs"]
+    );
+}
+
+/// Error types (a `thiserror` derive) are defined only in a file named error.rs or under
+/// src/error/, and src/error/ holds only the errors of the rooms that return
+/// `crate::Error`: one convention for where an error type lives (ARCHITECTURE.md).
+#[test]
+fn error_types_live_in_error_files() {
+    let src = root().join("src");
+    let mut strays = Vec::new();
+    for p in rust_files(&src) {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let derives = text.lines().any(|l| {
+            let code = l.trim_start();
+            code.starts_with("#[derive(")
+                && code.split(['(', ',', ')']).any(|w| {
+                    let w = w.trim();
+                    w == "Error" || w == "thiserror::Error"
+                })
+        });
+        let in_error_file =
+            p.file_name().is_some_and(|n| n == "error.rs") || p.starts_with(src.join("error"));
+        if derives && !in_error_file {
+            strays.push(relative(&p));
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "error types outside an error file: {strays:#?}"
+    );
+    // src/error/'s files are named as the rooms above `error` that raise them.
+    const ABOVE_ERROR: &[&str] = &["train", "results", "engines", "commands", "batch"];
+    for entry in std::fs::read_dir(src.join("error")).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_stem().unwrap().to_string_lossy().to_string();
+        if name == "mod" {
+            continue;
+        }
+        assert!(
+            ABOVE_ERROR.contains(&name.as_str()),
+            "src/error/{name}: not a room above `error`"
+        );
+        if p.is_dir() {
+            for child in std::fs::read_dir(&p).unwrap() {
+                let c = child.unwrap().path();
+                let stem = c.file_stem().unwrap().to_string_lossy().to_string();
+                let owner = src.join(&name).join(&stem);
+                assert!(
+                    stem == "mod" || owner.is_dir() || owner.with_extension("rs").is_file(),
+                    "{}: no module src/{name}/{stem} raises it",
+                    relative(&c)
+                );
+            }
+        }
+    }
+}

@@ -1,8 +1,8 @@
 //! Overnight batches: resumable, sharded solving (or labelling by a depth-limited search)
 //! of many positions into one CSV, and the merging of several such CSVs.
 
+mod depth_label;
 mod input;
-mod label;
 pub mod merge;
 mod options;
 pub mod output;

@@ -5,8 +5,8 @@
 //! A position given again is not solved again, but the values the repeat gives are held
 //! against the one solve (`Repeats`), so that any disagreement counts as wrong.
 
+use super::depth_label::labeller;
 use super::input::{Item, Repeat, Repeats, items, regular_file};
-use super::label::labeller;
 use super::options::{BatchOptions, MAX_LABEL_DEPTH};
 use super::output::BatchOut;
 use super::summary::BatchSummary;

@@ -153,3 +153,14 @@ pub enum ReadError {
     #[error("{0}: {1}")]
     Empty(String, &'static str),
 }
+
+/// Why `FINALE_KERNELS` cannot be followed.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum KernelsError {
+    /// Not a kernel set's name.
+    #[error("FINALE_KERNELS={0:?}: not a kernel set (portable, avx2 or avx512)")]
+    Unknown(String),
+    /// This CPU lacks the set's features.
+    #[error("FINALE_KERNELS={0}: this CPU lacks the features of that kernel set (it has: {1})")]
+    Unsupported(&'static str, &'static str),
+}

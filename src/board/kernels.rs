@@ -8,6 +8,7 @@
 //! one the environment variable `FINALE_KERNELS` forces (`portable`, `avx2`, `avx512`),
 //! so that one machine can run every path it supports.
 
+use super::error::KernelsError;
 use super::square::Square;
 
 /// Move generation kernels.
@@ -103,17 +104,6 @@ pub enum Isa {
 
 /// The environment variable that forces a kernel set.
 pub const KERNELS_VAR: &str = "FINALE_KERNELS";
-
-/// Why `FINALE_KERNELS` cannot be followed.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum KernelsError {
-    /// Not a kernel set's name.
-    #[error("{KERNELS_VAR}={0:?}: not a kernel set (portable, avx2 or avx512)")]
-    Unknown(String),
-    /// This CPU lacks the set's features.
-    #[error("{KERNELS_VAR}={0}: this CPU lacks the features of that kernel set (it has: {1})")]
-    Unsupported(&'static str, &'static str),
-}
 
 impl Isa {
     /// Every set, slowest first.
@@ -213,6 +203,14 @@ impl std::fmt::Display for Isa {
 mod tests {
     use super::*;
     use crate::board::moves::{flips, legal_moves};
+
+    #[test]
+    fn the_refusal_names_the_variable_read() {
+        let e = KernelsError::Unknown("sse".into()).to_string();
+        assert!(e.starts_with(&format!("{KERNELS_VAR}=")), "{e}");
+        let e = KernelsError::Unsupported("avx512", "avx2").to_string();
+        assert!(e.starts_with(&format!("{KERNELS_VAR}=")), "{e}");
+    }
 
     /// Every kernel set this CPU has gives the portable code's results. A set the CPU
     /// lacks is named on stderr; CI machines of this kind have AVX2 at least.

@@ -16,7 +16,7 @@ pub mod random;
 mod rays;
 pub mod square;
 
-pub use error::{MovesError, ObfError, ReadError};
+pub use error::{KernelsError, MovesError, ObfError, ReadError};
 pub use parse::{ObfReader, ObfRecord, parse_moves, parse_obf_line, parse_position, read_obf_file};
 pub use perft::perft;
 pub use position::{Board, Color, Position};

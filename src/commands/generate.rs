@@ -5,7 +5,7 @@ use crate::board::Position;
 use crate::board::random::{SplitMix64, random_position};
 use crate::error::{Error, RequestError, Result};
 use crate::eval::Evaluator;
-use crate::train::games::{EVAL_PLAY_RANDOM_OPENING_MAX, children, eval_play_choice};
+use crate::train::self_play::{EVAL_PLAY_RANDOM_OPENING_MAX, children, eval_play_choice};
 use std::io::Write;
 
 /// How the moves leading to a generated position are chosen.

@@ -4,7 +4,7 @@
 //! [`calibrate`], [`generate`], [`games`] (real games as positions), [`train`], [`train_mpc`] and [`timed_perft`] (`finale
 //! perft`; the count itself is [`crate::board::perft()`]). Beside them what several commands share: the
 //! search and thread flags ([`switches`]), the reading of run CSVs back ([`run_csv`]) and
-//! of exact answers as labels ([`labels`]). `finale batch` and `finale merge` live in
+//! of exact answers as labels ([`exact_labels`]). `finale batch` and `finale merge` live in
 //! [`crate::batch`]; the CSV rows and their checks in [`crate::results`].
 //!
 //! Everything here is library code so that tests can drive it without a process; the
@@ -14,9 +14,9 @@ pub mod bench;
 pub mod calibrate;
 pub mod compare;
 pub mod evaluate;
+pub mod exact_labels;
 pub mod games;
 pub mod generate;
-pub mod labels;
 pub mod report;
 pub mod run_csv;
 pub mod solve;

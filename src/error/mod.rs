@@ -4,24 +4,16 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 mod batch;
-mod calibrate;
-mod compare;
-mod games;
-mod labels;
-mod request;
+mod commands;
 mod results;
-mod suite;
 mod train;
 
 pub use crate::board::error::{MovesError, ObfError, ReadError};
 pub use batch::BatchError;
-pub use calibrate::CalibrateError;
-pub use compare::CompareError;
-pub use games::GamesError;
-pub use labels::LabelsError;
-pub use request::RequestError;
+pub use commands::{
+    CalibrateError, CompareError, ExactLabelsError, GamesError, RequestError, SuiteError,
+};
 pub use results::ResultsError;
-pub use suite::SuiteError;
 pub use train::TrainError;
 
 /// Any error finale reports.
@@ -68,7 +60,7 @@ pub enum Error {
     Train(#[from] TrainError),
     /// Exact answers that cannot be read back as labels.
     #[error(transparent)]
-    Labels(#[from] LabelsError),
+    Labels(#[from] ExactLabelsError),
     /// A suite or variant error.
     #[error(transparent)]
     Suite(#[from] SuiteError),
@@ -84,7 +76,7 @@ pub enum Error {
     /// A command's files refused before any work: an output over an input, a device or a
     /// pipe; an input that cannot be read whole.
     #[error(transparent)]
-    Guard(#[from] crate::durable::guard::GuardError),
+    Guard(#[from] crate::durable::GuardError),
     /// A `games` error: a WTHOR header, a damaged game under --strict, names.
     #[error(transparent)]
     Games(#[from] GamesError),

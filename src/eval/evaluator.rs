@@ -1,11 +1,12 @@
 //! The evaluator: the weights of every phase and the sum of a board's pattern weights.
 
+use super::error::EvalError;
 use super::incremental::FeatureState;
 use super::mobility::{
     MOBILITY_SET, MOBILITY_TABLES, MOBILITY_WEIGHTS, PER_PHASE_MOBILITY, mobility_indices,
 };
 use super::pattern::{FEATURES, PATTERN_SET, PER_PHASE, PHASES, bias, features, phase};
-use super::weights_file::{WeightFile, WeightFileError};
+use super::weights_file::WeightFile;
 use crate::board::Board;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -16,28 +17,6 @@ pub const UNITS_PER_DISC: i32 = 128;
 /// The weight file shipped in the repository (weights/eval.bin), built into the binary so
 /// that it runs anywhere without the repository.
 static SHIPPED: &[u8] = include_bytes!("../../weights/eval.bin");
-
-/// Why a weight file cannot be used by this build.
-#[derive(Debug, thiserror::Error)]
-pub enum EvalError {
-    /// The file could not be read or is corrupt.
-    #[error(transparent)]
-    File(#[from] WeightFileError),
-    /// The file is sound but made for another pattern set or phase count.
-    #[error(
-        "{origin}: weights for pattern set {found_set} ({found_phases} phases x {found_per_phase}), this build needs set {PATTERN_SET} ({PHASES} x {PER_PHASE}) or {MOBILITY_SET} ({PHASES} x {PER_PHASE_MOBILITY})"
-    )]
-    Mismatch {
-        /// Where the weights came from.
-        origin: String,
-        /// The file's pattern set.
-        found_set: u32,
-        /// The file's phase count.
-        found_phases: u32,
-        /// The file's weights per phase.
-        found_per_phase: u32,
-    },
-}
 
 /// A pattern evaluation with its weights.
 pub struct Evaluator {

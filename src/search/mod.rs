@@ -12,6 +12,7 @@
 //! positions.
 
 mod endgame;
+mod error;
 mod etc;
 mod evaluated;
 mod kernel_dispatch;
@@ -26,11 +27,11 @@ mod selectivity;
 mod shallow;
 mod solver;
 pub mod stability;
-mod start_error;
 mod state;
 mod stop;
 mod table;
 
+pub use error::StartError;
 pub use evaluated::{evaluated_value, evaluated_value_on};
 pub use options::{EvalRef, ProbcutT, SearchOptions};
 pub use parallel::threads::{Threads, cores, search_threads};
@@ -38,5 +39,4 @@ pub use root::answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Tim
 pub use selectivity::level::Level;
 pub use selectivity::probcut::{mpc_error, mpc_planes};
 pub use solver::{Solver, SolverOptions};
-pub use start_error::StartError;
 pub use table::TranspositionTable;

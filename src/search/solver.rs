@@ -5,12 +5,12 @@ use super::root::answer::{Mode, PassReport, SolveResult, TimedOut};
 use super::selectivity::level::Level;
 use super::selectivity::samples::ProbcutSamples;
 
+use super::error::StartError;
 use super::measure::span::{self, Span, SpanReport};
 use super::options::SearchOptions;
 use super::parallel::pool::Pool;
 use super::parallel::threads::search_threads;
 use super::root::passes::{Passes, settled, solve_root};
-use super::start_error::StartError;
 use super::state::Search;
 use super::table;
 use super::table::TranspositionTable;

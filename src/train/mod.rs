@@ -6,24 +6,24 @@
 //! same weight file, byte for byte.
 
 pub mod fit;
-pub mod games;
-mod labels;
 pub mod mpc;
 mod options;
 mod phase;
 pub mod real;
+mod sample_labels;
+pub mod self_play;
 
 use crate::error::{Error, Result, TrainError};
 use crate::eval::Evaluator;
 use crate::eval::mobility::{MOBILITY_SET, PER_PHASE_MOBILITY};
 use crate::eval::pattern::{PATTERN_SET, PER_PHASE, PHASES, phase};
 use crate::eval::weights_file::WeightFile;
-use games::{Sample, play_eval_game, play_game};
-pub use labels::{LABEL_HEADER, LabelRow};
 pub use options::{TrainOptions, command_line, generation_options};
 use options::{check_options, stopped};
 pub use phase::ErrorRow;
 use rayon::prelude::*;
+pub use sample_labels::{LABEL_HEADER, LabelRow};
+use self_play::{Sample, play_eval_game, play_game};
 use std::io::Write;
 use std::time::Instant;
 
@@ -98,10 +98,10 @@ pub fn train(
         o.games as u64,
         "{bar:40} {pos}/{len} {msg}  {elapsed}  ETA {eta}",
     );
-    let by_empties = play_games(o, &pool, &bar)?;
+    let by_empties = play_self_play_games(o, &pool, &bar)?;
     writeln!(
         log,
-        "{} games, {} positions ({:.1} s)",
+        "{} self-play games, {} positions ({:.1} s)",
         o.games,
         by_empties.iter().map(Vec::len).sum::<usize>(),
         start.elapsed().as_secs_f64()
@@ -152,14 +152,14 @@ pub fn train(
     Ok((file, table))
 }
 
-/// Plays `o.games` games on `pool` and returns their positions, and the real ones, by
+/// Plays `o.games` self-play games on `pool` and returns their positions, and the real ones, by
 /// empties.
-fn play_games(
+fn play_self_play_games(
     o: &TrainOptions,
     pool: &rayon::ThreadPool,
     bar: &indicatif::ProgressBar,
 ) -> Result<Vec<Vec<Sample>>> {
-    bar.set_message("games played");
+    bar.set_message("self-play games played");
     let stop = &o.interrupt;
     let samples: Vec<Sample> = pool.install(|| {
         (0..o.games)

@@ -2,7 +2,7 @@
 //! the standard deviation of (shallow search value) minus (exact score) by number of
 //! empties and shallow depth, and the model the search uses fitted to it ([`ProbcutModel`]).
 
-use super::games::play_game;
+use super::self_play::play_game;
 use crate::board::Board;
 use crate::error::{Error, Result, TrainError};
 use crate::eval::{Evaluator, UNITS_PER_DISC};

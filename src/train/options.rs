@@ -16,7 +16,7 @@ pub const TRAIN_EXACT_MAX_EMPTIES: u32 = 30;
 pub struct TrainOptions<'a> {
     /// Seed of the self-play games.
     pub seed: u64,
-    /// Number of games (about one position per number of empties each).
+    /// Number of self-play games (about one position per number of empties each).
     pub games: u32,
     /// Positions with at most this many empties are labelled by an exact solve.
     pub exact_max_empties: u32,
@@ -32,7 +32,7 @@ pub struct TrainOptions<'a> {
     /// before's (smoother phases, the shipped weights' recipe).
     pub own_phase: bool,
     /// Games of the first generation played by eval play with these weights (see
-    /// [`games::eval_play_choice`](super::games::eval_play_choice)); without, randomised fastest-first games.
+    /// [`self_play::eval_play_choice`](super::self_play::eval_play_choice)); without, randomised fastest-first games.
     pub play_eval: Option<&'a Evaluator>,
     /// Real positions trained on beside the self-play ones, in every generation.
     pub real: Option<&'a super::real::RealPositions>,

@@ -4,16 +4,16 @@
 //! held-out games.
 
 use super::fit::{self, FitRow};
-use super::labels::{
+use super::options::{TrainOptions, stopped};
+use super::sample_labels::{
     LABEL_HEADER, LabelRow, Labelled, board_string, exact_value, held_out, to_fit_row,
 };
-use super::options::{TrainOptions, stopped};
 use crate::error::{Error, Result};
 use crate::eval::mobility::{PER_PHASE_MOBILITY, canonical_indices_with_mobility};
 use crate::eval::pattern::{PER_PHASE, PHASES, canonical_indices};
 use crate::eval::{Evaluator, UNITS_PER_DISC};
 use crate::search::{Solver, SolverOptions, evaluated_value};
-use crate::train::games::Sample;
+use crate::train::self_play::Sample;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::io::Write;

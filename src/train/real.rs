@@ -4,7 +4,7 @@
 //! listed move's) is labelled by that score; the others are labelled as self-play
 //! positions are.
 
-use super::games::Sample;
+use super::self_play::Sample;
 use crate::board::parse::ObfRecord;
 
 /// Real positions to train on, and the files they were read from (named in the weight

@@ -7,7 +7,8 @@
 
 use super::*;
 use clap::{CommandFactory, Parser};
-use finale::durable::guard::{GuardError, Role};
+use finale::durable::GuardError;
+use finale::durable::guard::Role;
 use std::any::TypeId;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! read back to resume.
 
 use crate::board::{Position, Square};
-use crate::commands::labels::Label;
+use crate::commands::exact_labels::Label;
 use crate::durable;
 use crate::error::{CalibrateError, Error, Result};
 use crate::results::machine::git_rev;

@@ -6,7 +6,7 @@ use super::CalibrateOptions;
 use super::rows::{CalRow, label_row, row_of};
 use crate::board::key::{key_hex, position_key};
 use crate::board::{ObfRecord, Position, Square};
-use crate::commands::labels::{Label, read_labels};
+use crate::commands::exact_labels::{Label, read_labels};
 use crate::error::{Error, Result};
 use crate::search::{Level, Mode, SearchOptions, SolveResult, Solver, SolverOptions};
 use indicatif::ProgressBar;

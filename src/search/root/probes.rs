@@ -40,12 +40,7 @@ impl RootMove {
 
 /// The root's moves, best first by the table's move and fastest-first scoring, with the
 /// mode's full window as their bounds.
-pub(crate) fn root_moves(
-    s: &mut Search,
-    board: Board,
-    moves: u64,
-    mode: Mode,
-) -> Vec<RootMove> {
+pub(crate) fn root_moves(s: &mut Search, board: Board, moves: u64, mode: Mode) -> Vec<RootMove> {
     let tt_move = s.tables.shared.probe(&board).and_then(|h| h.best_move);
     let mut list = MoveList::new();
     scored_moves::<Portable>(&board, moves, tt_move, None, &mut list);
@@ -201,13 +196,7 @@ fn probe_root(
 
 /// The root's value is `lo`. A move whose upper bound is `lo` may tie: one null-window
 /// probe each says whether it reaches `lo` (on every thread when the root may split).
-pub(crate) fn settle_ties(
-    s: &mut Search,
-    root: &mut [RootMove],
-    n: u32,
-    mode: Mode,
-    lo: i32,
-) {
+pub(crate) fn settle_ties(s: &mut Search, root: &mut [RootMove], n: u32, mode: Mode, lo: i32) {
     // A tie is rarer than a move that falls short.
     s.split.all_nodes = AllNodes::below_root_move(n - 1, false);
     if s.can_split(n, 2) && !s.measure.span.in_turn() {

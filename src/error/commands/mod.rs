@@ -1,5 +1,18 @@
-//! Requests that cannot be served as asked (a depth or range out of bounds, a process
-//! that cannot take signals), as a type library callers can match.
+//! The errors of the commands (`crate::commands`): one file per command that raises its
+//! own, named as the command's module is, and here the requests that several commands
+//! refuse alike (a depth or range out of bounds, a process that cannot take signals).
+
+mod calibrate;
+mod compare;
+mod exact_labels;
+mod games;
+mod suite;
+
+pub use calibrate::CalibrateError;
+pub use compare::CompareError;
+pub use exact_labels::ExactLabelsError;
+pub use games::GamesError;
+pub use suite::SuiteError;
 
 use thiserror::Error;
 

@@ -1,6 +1,6 @@
-//! Training positions: self-play from the start position, either randomised fastest-first
-//! games or games guided by an evaluation ("eval play", which also makes the positions of
-//! `finale generate --play eval`).
+//! Self-play: the training positions, played from the start position as randomised
+//! fastest-first games or as games guided by an evaluation ("eval play", which also makes
+//! the positions of `finale generate --play eval`).
 
 use crate::board::kernels::Portable;
 use crate::board::moves::flips;
@@ -123,11 +123,11 @@ pub struct Sample {
     pub known: Option<i8>,
 }
 
-/// Training games: percent of the moves after the opening chosen at random, the others
+/// Self-play games: percent of the moves after the opening chosen at random, the others
 /// fastest-first, so that the games mix sensible and odd positions as a search tree does.
 /// Not measured; from the first training pipeline.
 pub const TRAIN_RANDOM_MOVE_PERCENT: u64 = 25;
-/// Training games: the first moves are all random, a game-dependent number of them up to
+/// Self-play games: the first moves are all random, a game-dependent number of them up to
 /// this. Not measured; from the first training pipeline.
 pub const TRAIN_RANDOM_OPENING_MAX: u64 = 16;
 

@@ -1,11 +1,11 @@
-//! What can go wrong reading exact answers back as labels (`crate::commands::labels`).
+//! What can go wrong reading exact answers back as labels (`crate::commands::exact_labels`).
 
 use std::path::PathBuf;
 use thiserror::Error;
 
 /// A labels error.
 #[derive(Debug, Error)]
-pub enum LabelsError {
+pub enum ExactLabelsError {
     /// A row that cannot be a label.
     #[error("{}:{line}: {what}", path.display())]
     Bad {

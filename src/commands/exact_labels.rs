@@ -4,7 +4,7 @@
 
 use super::run_csv::RunCsv;
 use crate::board::{Position, parse_obf_line};
-use crate::error::{LabelsError, Result};
+use crate::error::{ExactLabelsError, Result};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -54,7 +54,7 @@ pub fn read_labels(paths: &[PathBuf]) -> Result<Vec<Label>> {
             if row.best_moves.is_empty() {
                 return Ok(());
             }
-            let bad = |what: String| LabelsError::Bad {
+            let bad = |what: String| ExactLabelsError::Bad {
                 path: path.clone(),
                 line: r.line,
                 what,
@@ -74,7 +74,7 @@ pub fn read_labels(paths: &[PathBuf]) -> Result<Vec<Label>> {
                 git_rev: row.git_rev.clone(),
             };
             match seen.get(&label.key) {
-                Some(&i) if labels[i].score != score => Err(LabelsError::Disagree {
+                Some(&i) if labels[i].score != score => Err(ExactLabelsError::Disagree {
                     path: path.clone(),
                     line: r.line,
                     key: label.key,

@@ -2,7 +2,7 @@
 //! search's), made into a row of the fit and a row of `train --data`.
 
 use super::fit::FitRow;
-use super::games::Sample;
+use super::self_play::Sample;
 use crate::board::Board;
 use crate::eval::UNITS_PER_DISC;
 use crate::eval::mobility::{MOBILITY_TABLES, mobility_indices};
