@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-/// A command's files refused by [`Files::check`]: one line naming the command, the flag,
+/// A command's files refused by [`super::guard::Files::check`]: one line naming the command, the flag,
 /// the path and why.
 #[derive(Debug, thiserror::Error)]
 pub enum GuardError {

@@ -1,7 +1,7 @@
 //! What a search measures of itself beyond its node count: the nodes per band
 //! (`account.rs`, cargo feature `account`) and the work and span of a parallel search
 //! (`span.rs`, cargo feature `span`). With both features off every type here is empty, so
-//! measuring costs nothing. [`Measure`] is one thread's share.
+//! measuring costs nothing. `Measure` is one thread's share.
 
 pub mod account;
 pub mod span;
