@@ -183,47 +183,6 @@ impl Failures {
     }
 }
 
-/// Test positions with 1..=10 empties: `per_count` from random play for each number of
-/// empties, then `passes` where the side to move must pass and `finished` games over
-/// with empties left (both from squeezing play, which makes them common), plus a few full
-/// boards; shuffled so that solves of different sizes and kinds alternate.
-fn positions(rng: &mut Rng, per_count: usize, passes: usize, finished: usize) -> Vec<RefBoard> {
-    let mut out = Vec::new();
-    for n in 1..=10 {
-        for _ in 0..per_count {
-            out.push(r::random_position(rng, n));
-        }
-    }
-    let (mut got_passes, mut got_finished, mut got_full) = (0, 0, 0);
-    while got_passes < passes || got_finished < finished || got_full < 5 {
-        let line = r::squeezing_game(rng, 20, 100);
-        // At most one forced pass per game, for variety.
-        if got_passes < passes
-            && let Some(b) = line.iter().find(|b| {
-                (1..=10).contains(&r::empties(b))
-                    && r::legal_moves(b).is_empty()
-                    && !r::is_game_over(b)
-            })
-        {
-            out.push(*b);
-            got_passes += 1;
-        }
-        let last = *line.last().unwrap();
-        let e = r::empties(&last);
-        if (1..=10).contains(&e) && got_finished < finished {
-            out.push(last);
-            got_finished += 1;
-        } else if e == 0 && got_full < 5 {
-            out.push(last);
-            got_full += 1;
-        }
-    }
-    for i in (1..out.len()).rev() {
-        out.swap(i, rng.below(i + 1));
-    }
-    out
-}
-
 /// A solver that finds every best move (ties), so that the set can be checked.
 fn new_solver() -> Solver {
     ties_solver(4, Isa::chosen())
@@ -249,7 +208,7 @@ const MODES: [Mode; 3] = [Mode::Exact, Mode::Wld, Mode::All];
 #[test]
 fn every_mode_matches_reference_with_clear() {
     let mut rng = Rng::new(0x501E_0001);
-    let list = positions(&mut rng, 50, 60, 40);
+    let list = r::small_positions(&mut rng, 50, 60, 40);
     let mut solver = new_solver();
     let mut failures = Failures::default();
     for b in &list {
@@ -270,7 +229,7 @@ fn every_mode_matches_reference_with_clear() {
 #[test]
 fn every_mode_matches_reference_reusing_table() {
     let mut rng = Rng::new(0x501E_0002);
-    let list = positions(&mut rng, 25, 30, 20);
+    let list = r::small_positions(&mut rng, 25, 30, 20);
     let mut solver = new_solver();
     let mut failures = Failures::default();
     for (i, b) in list.iter().enumerate() {
@@ -289,7 +248,7 @@ fn every_mode_matches_reference_reusing_table() {
 #[test]
 fn every_mode_matches_reference_tiny_table() {
     let mut rng = Rng::new(0x501E_0003);
-    let list = positions(&mut rng, 8, 10, 5);
+    let list = r::small_positions(&mut rng, 8, 10, 5);
     let mut solver = ties_solver(0, Isa::chosen());
     let mut failures = Failures::default();
     for b in &list {
@@ -307,7 +266,7 @@ fn every_mode_matches_reference_tiny_table() {
 #[test]
 fn without_ties_every_reported_move_is_best() {
     let mut rng = Rng::new(0x501E_0004);
-    let list = positions(&mut rng, 30, 40, 20);
+    let list = r::small_positions(&mut rng, 30, 40, 20);
     let mut solver = Solver::new(SolverOptions {
         hash_mb: 4,
         ..Default::default()
@@ -368,7 +327,7 @@ fn wld_all_moves_losing_are_all_best() {
 #[test]
 fn reference_alphabeta_matches_minimax() {
     let mut rng = Rng::new(0x501E_0004);
-    let list: Vec<RefBoard> = positions(&mut rng, 20, 20, 10)
+    let list: Vec<RefBoard> = r::small_positions(&mut rng, 20, 20, 10)
         .into_iter()
         .filter(|b| r::empties(b) <= 8)
         .collect();
@@ -401,7 +360,7 @@ fn kernel_sets() -> Vec<Isa> {
 #[test]
 fn every_kernel_set_matches_reference() {
     let mut rng = Rng::new(0x501E_0005);
-    let list = positions(&mut rng, 8, 10, 6);
+    let list = r::small_positions(&mut rng, 8, 10, 6);
     for isa in kernel_sets() {
         let mut solver = ties_solver(4, isa);
         let mut failures = Failures::default();

@@ -4,7 +4,7 @@
 use super::shard::Shard;
 use crate::interrupt::Interrupt;
 use crate::results::CsvRow;
-use crate::search::{Mode, SearchOptions};
+use crate::search::{Mode, SearchOptions, Window};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -63,6 +63,10 @@ impl BatchOptions {
                 Some(_) => None,
                 None => Some(self.search.selectivity.percent()),
             },
+            window: match self.label_depth {
+                Some(_) => None,
+                None => Some(self.mode.window()),
+            },
         }
     }
 
@@ -78,8 +82,8 @@ impl BatchOptions {
 }
 
 /// What a run writes in the columns that must agree down one output: a file holds rows of
-/// one mode (`exact`, `wld`, `all`, or one label depth `depthD`), one set of weights and
-/// one selectivity, so that resuming with other settings never mixes rows.
+/// one mode (`exact`, `wld`, `all`, `window`, or one label depth `depthD`), one window,
+/// one set of weights and one selectivity, so that resuming with other settings never mixes rows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RowSettings {
     /// The `mode` column.
@@ -88,6 +92,8 @@ pub struct RowSettings {
     pub variant: String,
     /// The `selectivity` column (labels have none).
     pub selectivity: Option<u8>,
+    /// The `alpha` and `beta` columns (labels have none).
+    pub window: Option<Window>,
 }
 
 impl RowSettings {
@@ -106,6 +112,11 @@ impl RowSettings {
         if clash(row.variant, &self.variant) {
             let (f, r) = pair(row.variant, &self.variant);
             return Some(("variant", f, r));
+        }
+        if let (Some(a), Some(b), Some(w)) = (row.alpha, row.beta, self.window)
+            && (a, b) != (w.alpha(), w.beta())
+        {
+            return Some(("alpha and beta", format!("{a},{b}"), w.to_string()));
         }
         match (row.selectivity, self.selectivity) {
             (Some(f), Some(r)) if f != r => Some(("selectivity", f.to_string(), r.to_string())),

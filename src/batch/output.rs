@@ -342,6 +342,7 @@ mod tests {
             mode: "depth8".into(),
             variant: "eval 0000abcd".into(),
             selectivity: None,
+            window: None,
         };
         let (_, r) = BatchOut::open(&path, &same).unwrap();
         assert_eq!(r.done, HashSet::from([d, c]));

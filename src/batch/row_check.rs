@@ -17,11 +17,16 @@ use crate::board::Square;
 use crate::board::key::{key_hex, line_key, parse_key, position_key};
 use crate::results::csv_in::parse_seconds;
 use crate::results::{BatchRow, CsvRow};
-use crate::search::Mode;
+use crate::search::{Mode, Window};
 use std::fmt;
 
 /// The modes a batch solves, as the `mode` column names them.
-const MODES: [Mode; 3] = [Mode::Exact, Mode::Wld, Mode::All];
+const MODES: [Mode; 4] = [
+    Mode::Exact,
+    Mode::Wld,
+    Mode::All,
+    Mode::Window(Window::FULL),
+];
 
 /// A value of a row that finale never writes: its column and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +61,7 @@ pub fn check_row(row: &BatchRow<&str>) -> Result<u64, RowFault> {
     if !is_mode(r.mode) {
         return fault(
             "mode",
-            format!("{:?} is not exact, wld, all or depthD", r.mode),
+            format!("{:?} is not exact, wld, all, window or depthD", r.mode),
         );
     }
     match (solved, r.score) {
@@ -86,7 +91,7 @@ fn check_error_row(row: &BatchRow<&str>, key: u64) -> Result<u64, RowFault> {
     if !r.mode.is_empty() && !is_mode(r.mode) {
         return fault(
             "mode",
-            format!("{:?} is not exact, wld, all or depthD", r.mode),
+            format!("{:?} is not exact, wld, all, window or depthD", r.mode),
         );
     }
     let own = line_key(r.board);
@@ -142,6 +147,7 @@ fn check_answer(row: &BatchRow<&str>) -> Result<(), RowFault> {
         let what = format!("{:?} is not a time in seconds", r.best_found_s);
         return fault("best_found_s", what);
     }
+    check_bounds(r)?;
     squares("best_moves", r.best_moves)?;
     squares("expected_moves", r.expected_moves)?;
     if !b.probable_move.is_empty() && Square::parse(b.probable_move).is_none() {
@@ -155,6 +161,49 @@ fn check_answer(row: &BatchRow<&str>) -> Result<(), RowFault> {
             return fault("probable_score", what);
         }
         score_in_range("probable_score", score)?;
+    }
+    Ok(())
+}
+
+/// The window and the proven bounds, when given: a window (`alpha`, `beta`) that is one
+/// and is the mode's (-64,64 for exact and all, -1,1 for wld), bounds
+/// -64 <= lower <= upper <= 64 that answer it, and a score that is their class.
+fn check_bounds(r: &CsvRow<&str>) -> Result<(), RowFault> {
+    let window = match (r.alpha, r.beta) {
+        (None, None) => None,
+        (Some(a), Some(b)) => Some(Window::new(a, b).map_err(|e| RowFault {
+            column: "alpha",
+            what: e.to_string(),
+        })?),
+        _ => return fault("beta", "a row has both alpha and beta or neither".into()),
+    };
+    let own = MODES
+        .iter()
+        .find(|m| m.name() == r.mode && !matches!(m, Mode::Window(_)));
+    if let (Some(w), Some(m)) = (window, own)
+        && m.window() != w
+    {
+        let what = format!("{w} is not the window of mode {}", r.mode);
+        return fault("alpha", what);
+    }
+    let (lower, upper) = match (r.lower, r.upper) {
+        (None, None) => return Ok(()),
+        (Some(l), Some(u)) if -64 <= l && l <= u && u <= 64 => (l, u),
+        (l, u) => {
+            let what = format!("{l:?} and {u:?} are not bounds -64 <= lower <= upper <= 64");
+            return fault("lower", what);
+        }
+    };
+    let Some(w) = window else {
+        return fault("alpha", "bounds without the window they answer".into());
+    };
+    if !w.answered_by(lower, upper) {
+        let what = format!("{lower}..{upper} does not answer the window {w}");
+        return fault("lower", what);
+    }
+    if r.score.is_some_and(|s| s != w.class(lower)) {
+        let what = format!("not the class of the bounds {lower}..{upper} in the window {w}");
+        return fault("score", what);
     }
     Ok(())
 }

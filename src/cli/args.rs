@@ -4,7 +4,7 @@
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use finale::commands::switches::{parse_hash_mb, parse_threads};
 use finale::commands::{SearchSwitches, ThreadSwitches};
-use finale::search::{Level, Mode, ProbcutT, SolverOptions};
+use finale::search::{Level, Mode, ProbcutT, SolverOptions, Window};
 use finale::settings::DEFAULT_HASH_MB;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -235,6 +235,12 @@ pub(crate) struct CommonArgs {
     /// What to solve for.
     #[arg(long, value_enum, default_value_t = ModeArg::Exact)]
     pub(crate) mode: ModeArg,
+    /// Search the root with alpha A and beta B (-64 <= A < B <= 64): the exact score when
+    /// it lies strictly between them, else a proven bound, at most A or at least B (mode
+    /// `window`; `-1,1` asks what --mode wld does). Every row gives the window in `alpha`
+    /// and `beta` and the proven bounds in `lower` and `upper`.
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true, value_parser = parse_window, conflicts_with = "mode")]
+    pub(crate) window: Option<Window>,
     /// Transposition table size in MB.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
     pub(crate) hash_mb: usize,
@@ -251,6 +257,14 @@ pub(crate) enum PlayArg {
 }
 
 impl CommonArgs {
+    /// The mode asked for: a window's, or --mode's.
+    pub(crate) fn mode(&self) -> Mode {
+        match self.window {
+            Some(w) => Mode::Window(w),
+            None => self.mode.into(),
+        }
+    }
+
     pub(crate) fn solver_options(
         &self,
         threads: usize,
@@ -383,7 +397,7 @@ pub(crate) struct BatchArgs {
     /// Label each position instead of solving it: the value of a search D moves deep
     /// (0-12) with the evaluation (--eval) at its leaves, in discs rounded, as rows of mode
     /// `depthD` (training labels; `finale eval --depth D` shows the same value).
-    #[arg(long, value_name = "D", value_parser = parse_eval_depth, conflicts_with_all = ["time_limit", "mode"])]
+    #[arg(long, value_name = "D", value_parser = parse_eval_depth, conflicts_with_all = ["time_limit", "mode", "window"])]
     pub(crate) label_depth: Option<u32>,
     /// No progress bar.
     #[arg(long)]
@@ -513,6 +527,11 @@ pub(crate) fn parse_empties(s: &str) -> Result<(u32, u32), String> {
         return Err(bad());
     }
     Ok((a, b))
+}
+
+/// A `--window A,B`.
+pub(crate) fn parse_window(s: &str) -> Result<Window, String> {
+    Window::parse(s).map_err(|e| e.to_string())
 }
 
 pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {

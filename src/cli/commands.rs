@@ -110,7 +110,7 @@ pub(crate) fn solve(args: SolveArgs, out: &mut (impl Write + Send)) -> finale::R
     let input = solve_input(args.moves, args.file, args.position, args.more);
     let interrupt = on_signals()?;
     let settings = commands::SolveSettings {
-        mode: args.common.mode.into(),
+        mode: args.common.mode(),
         solver: args.common.solver_options(
             args.threads.resolve(cores()).running,
             args.threads.oversubscribe,
@@ -156,7 +156,7 @@ pub(crate) fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<Exi
         hash_mb: None,
     });
     let options = SuiteOptions {
-        mode: args.common.mode.into(),
+        mode: args.common.mode(),
         hash_mb: args.common.hash_mb,
         search,
         repeat: args.repeat.max(1),
@@ -201,7 +201,7 @@ pub(crate) fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<Exi
     let options = BatchOptions {
         inputs: args.inputs,
         out: args.out,
-        mode: args.common.mode.into(),
+        mode: args.common.mode(),
         label_depth: args.label_depth,
         hash_mb: args.common.hash_mb,
         threads: Threads::workers(args.threads).running,

@@ -5,7 +5,7 @@ use crate::board::{Color, Position, parse_moves, parse_position, read_obf_file};
 use crate::error::{Error, Result};
 use crate::interrupt::Interrupt;
 use crate::results::format::{
-    board_diagram, move_scores_string, moves_string, no_move, pass_level, pass_move,
+    board_diagram, bounds_string, move_scores_string, moves_string, no_move, pass_level, pass_move,
     probable_string, pv_head, score_string, unchecked_note, wld_string,
 };
 use crate::search::{
@@ -66,6 +66,7 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
     let mut score = match r.mode {
         Mode::Wld => wld_string(r.score),
         Mode::Exact => score_string(r.mode, r.score),
+        Mode::Window(w) => format!("{} (window {w})", bounds_string(r.lower, r.upper)),
         Mode::All if r.move_scores.is_empty() => score_string(r.mode, r.score),
         Mode::All => format!(
             "{} ({})",
@@ -94,7 +95,7 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
     };
     format!(
         "source    {}\nposition  {}\nempties   {}\nside      {}\nmode      {}\nscore     {}\n\
-         best      {}\npv        {}\nnodes     {}\ntime      {:.6} s\nfound     {}\n\
+         bounds    {} {}\nbest      {}\npv        {}\nnodes     {}\ntime      {:.6} s\nfound     {}\n\
          nps       {:.0}\nthreads   {}\n",
         job.origin,
         job.position,
@@ -102,6 +103,8 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
         side,
         r.mode.name(),
         score,
+        r.lower,
+        r.upper,
         best,
         pv,
         r.nodes,

@@ -228,6 +228,9 @@ fn engine_answer(run: EngineRun, mode: Mode, name: &str) -> std::result::Result<
         mode,
         selectivity: Level::from_percent(100),
         score: 0,
+        // Nothing proven.
+        lower: -64,
+        upper: 64,
         best_moves: Vec::new(),
         move_scores: Vec::new(),
         pv: Vec::new(),
@@ -247,8 +250,12 @@ fn engine_answer(run: EngineRun, mode: Mode, name: &str) -> std::result::Result<
                 Some(PvMove::Play(m)) => vec![*m],
                 _ => Vec::new(),
             };
+            let score = mode.class(a.score);
+            let (lower, upper) = mode.window().bounds_of(score);
             let result = SolveResult {
-                score: mode.class(a.score),
+                score,
+                lower,
+                upper,
                 best_moves: best,
                 pv: a.pv,
                 nodes: a.nodes,

@@ -129,7 +129,8 @@ impl Finale {
             .arg(&obf)
             .arg("--csv")
             .arg(&csv)
-            .args(["--hash-mb", &hash_mb.to_string(), "--mode", mode.name()])
+            .args(["--hash-mb", &hash_mb.to_string()])
+            .args(mode_args(mode))
             .args(["--threads", &threads.to_string()]);
         let ended = process::run(command, &stdout, &errors, None, interrupt).map_err(|source| {
             Error::Io {
@@ -158,6 +159,14 @@ impl Finale {
             .into());
         }
         read_answer(bin, &csv, mode).map(FinaleRun::Answer)
+    }
+}
+
+/// The other binary's arguments that ask for `mode`: `--window A,B` for a window.
+fn mode_args(mode: Mode) -> [String; 2] {
+    match mode {
+        Mode::Window(w) => ["--window".into(), w.to_string()],
+        m => ["--mode".into(), m.name().into()],
     }
 }
 
@@ -202,14 +211,27 @@ fn read_answer(bin: &Path, csv: &Path, mode: Mode) -> Result<FinaleAnswer> {
     };
     let seconds =
         |text: &str| parse_seconds(text).and_then(|t| Duration::try_from_secs_f64(t).ok());
+    let score = row
+        .score
+        .filter(|s| (-64..=64).contains(s))
+        .ok_or_else(|| bad("bad score (expected -64 to 64)"))?;
+    // Older finales wrote no bounds: the score's class says what they proved.
+    let (lower, upper) = match (row.lower, row.upper) {
+        (Some(l), Some(u)) if -64 <= l && l <= u && u <= 64 => (l, u),
+        (None, None) => mode.window().bounds_of(score),
+        _ => {
+            return Err(bad(
+                "bad lower or upper (expected -64 <= lower <= upper <= 64)",
+            ));
+        }
+    };
     let result = SolveResult {
         mode,
         // Older finales wrote no selectivity: they solved exactly.
         selectivity: Level::from_percent(row.selectivity.unwrap_or(100)),
-        score: row
-            .score
-            .filter(|s| (-64..=64).contains(s))
-            .ok_or_else(|| bad("bad score (expected -64 to 64)"))?,
+        score,
+        lower,
+        upper,
         best_moves: row
             .best_moves
             .split_whitespace()

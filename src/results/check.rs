@@ -50,6 +50,14 @@ pub fn check(
     if mode == Mode::All {
         score_ok &= expected.iter().all(|e| move_scores.contains(e));
     }
+    if let Mode::Window(w) = mode
+        && (target <= w.alpha() || target >= w.beta())
+    {
+        return Verdict {
+            score_ok: Some(score_ok),
+            moves_ok: bound_moves_ok(best_moves, target, listed, class),
+        };
+    }
     let moves_ok = !best_moves.is_empty()
         && best_moves
             .iter()
@@ -60,6 +68,25 @@ pub fn check(
     Verdict {
         score_ok: Some(score_ok),
         moves_ok: Some(moves_ok),
+    }
+}
+
+/// The moves of a window's bound answer: any move that reaches the bound is right, and a
+/// file that lists only best moves cannot say that an unlisted one does not, so they are
+/// wrong only when a listed value contradicts them, checked only when one is listed.
+fn bound_moves_ok(
+    best_moves: &[Square],
+    target: i32,
+    listed: impl Fn(Square) -> Option<i32>,
+    class: impl Fn(i32) -> i32,
+) -> Option<bool> {
+    let values: Vec<i32> = best_moves.iter().filter_map(|&m| listed(m)).collect();
+    if values.iter().any(|&v| class(v) != target) {
+        Some(false)
+    } else if values.is_empty() {
+        None
+    } else {
+        Some(true)
     }
 }
 
@@ -156,6 +183,30 @@ mod tests {
         let v = check(Mode::Exact, &ffo59(), 62, &sqs("G8"), &[]);
         assert_eq!(v, verdict(Some(false), Some(true)));
         assert_eq!(v.ok(), Some(false));
+    }
+
+    #[test]
+    fn a_window_bound_is_checked_by_its_class_and_its_moves_only_where_listed() {
+        let e = vec![(sq("G8"), 18), (sq("A1"), 2)];
+        let w = Mode::Window(crate::search::Window::new(-3, 5).expect("window"));
+        // H1 reached "at least 5": unlisted, so not held against the answer.
+        assert_eq!(check(w, &e, 5, &sqs("H1"), &[]), verdict(Some(true), None));
+        assert_eq!(
+            check(w, &e, 5, &sqs("G8"), &[]),
+            verdict(Some(true), Some(true))
+        );
+        // A1 is listed at +2, which does not reach 5.
+        assert_eq!(
+            check(w, &e, 5, &sqs("A1"), &[]),
+            verdict(Some(true), Some(false))
+        );
+        assert_eq!(check(w, &e, -3, &sqs("G8"), &[]).score_ok, Some(false));
+        // Inside the window an exact answer is checked as exact.
+        let wide = Mode::Window(crate::search::Window::new(-3, 30).expect("window"));
+        assert_eq!(
+            check(wide, &e, 18, &sqs("A1"), &[]),
+            verdict(Some(true), Some(false))
+        );
     }
 
     #[test]

@@ -119,10 +119,10 @@ mod tests {
         let header = "index,file,empties,side,mode,score,best_moves,expected_score,\
                       expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,\
                       profile,move_scores,key,board,variant,repeat,selectivity,best_found_s,\
-                      peak_mb,engine,engine_status,status,probable_score,probable_level,\
-                      probable_move,line\n";
+                      peak_mb,engine,engine_status,alpha,beta,lower,upper,status,\
+                      probable_score,probable_level,probable_move,line\n";
         let timeout = "7,in.obf,24,O,exact,,,,,,123456,600.000001,,1,64,,abc,\"AMD, EPYC\",\
-                       release,,84d90ec4669fdfc3,b,,1,,,310.5,,,timeout,+6,87%,C4,12\n";
+                       release,,84d90ec4669fdfc3,b,,1,,,310.5,,,-64,64,,,timeout,+6,87%,C4,12\n";
         let (_, rows) = records(&format!("{header}{timeout}"));
         let (row, batch) = read_batch_row(&rows[0]).expect("reads");
         assert_eq!(

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The CSV columns, in order.
-pub const HEADER: [&str; 29] = [
+pub const HEADER: [&str; 33] = [
     "index",
     "file",
     "empties",
@@ -43,6 +43,10 @@ pub const HEADER: [&str; 29] = [
     "peak_mb",
     "engine",
     "engine_status",
+    "alpha",
+    "beta",
+    "lower",
+    "upper",
 ];
 
 /// What is the same for every row of a run.
@@ -120,6 +124,15 @@ pub struct CsvRow<S = String> {
     /// `solved`, or why another engine gave no answer (`timeout`, `error: ...`). (A
     /// batch's own `status` column says what became of its rows.)
     pub engine_status: S,
+    /// The window asked about (see [`Window`](crate::search::Window)): -64 and 64 for an
+    /// exact solve, -1 and 1 for wld.
+    pub alpha: Option<i32>,
+    /// ...its beta.
+    pub beta: Option<i32>,
+    /// The proven lower bound of the final disc difference...
+    pub lower: Option<i32>,
+    /// ...and the upper one, equal for an exact score.
+    pub upper: Option<i32>,
 }
 
 /// The batch's own columns, after the suite's.
@@ -193,6 +206,17 @@ impl CsvRow {
         }
     }
 
+    /// [`of_position`](Self::of_position) with the mode and window asked about.
+    fn asked(mode: Mode, index: usize, file: &Path, position: &Position, info: &RunInfo) -> Self {
+        let w = mode.window();
+        CsvRow {
+            mode: mode.name().to_string(),
+            alpha: Some(w.alpha()),
+            beta: Some(w.beta()),
+            ..CsvRow::of_position(index, file, position, info)
+        }
+    }
+
     /// The row of `row`: [`solved`](Self::solved), or [`unanswered`](Self::unanswered)
     /// when another engine gave no answer.
     pub fn of_row(row: &Row, info: &RunInfo) -> CsvRow {
@@ -208,7 +232,6 @@ impl CsvRow {
         let r = &row.result;
         let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
         CsvRow {
-            mode: r.mode.name().to_string(),
             score: Some(r.score),
             best_moves: moves_string(&r.best_moves),
             // In the mode's terms, like `score`: the sign only in wld.
@@ -227,7 +250,9 @@ impl CsvRow {
             peak_mb: megabytes(row.peak_mb),
             engine: row.engine.clone(),
             engine_status: "solved".into(),
-            ..CsvRow::of_position(row.index, &row.file, &row.position, info)
+            lower: Some(r.lower),
+            upper: Some(r.upper),
+            ..CsvRow::asked(r.mode, row.index, &row.file, &row.position, info)
         }
     }
 
@@ -236,7 +261,6 @@ impl CsvRow {
     pub fn unanswered(row: &Row, failure: &str, info: &RunInfo) -> CsvRow {
         let r = &row.result;
         CsvRow {
-            mode: r.mode.name().to_string(),
             expected_score: row.expected_score.map(|s| r.mode.class(s)),
             expected_moves: moves_string(&row.expected_moves),
             time_s: seconds(r.time),
@@ -244,7 +268,7 @@ impl CsvRow {
             repeat: Some(row.repeat),
             engine: row.engine.clone(),
             engine_status: failure.to_string(),
-            ..CsvRow::of_position(row.index, &row.file, &row.position, info)
+            ..CsvRow::asked(r.mode, row.index, &row.file, &row.position, info)
         }
     }
 }
@@ -281,11 +305,10 @@ pub struct BatchSource<'a> {
 pub fn batch_timeout(at: &BatchSource, mode: Mode, t: &TimedOut, info: &RunInfo) -> BatchRow {
     let pass = t.last_pass.as_ref();
     let suite = CsvRow {
-        mode: mode.name().to_string(),
         nodes: Some(t.nodes),
         time_s: seconds(t.time),
         peak_mb: megabytes(peak_mb()),
-        ..CsvRow::of_position(at.index, at.file, &at.record.position, info)
+        ..CsvRow::asked(mode, at.index, at.file, &at.record.position, info)
     };
     let batch = BatchColumns {
         status: "timeout".into(),

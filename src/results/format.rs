@@ -3,13 +3,27 @@
 use crate::board::{Board, Color, Position, Square};
 use crate::search::{Level, Mode, PassReport, PvMove, Wld};
 
-/// A score as reported: signed (`+18`, `+0`, `-4`); in wld the sign only (`+1`, `0`, `-1`).
+/// A score as reported: signed (`+18`, `+0`, `-4`); in wld the sign only (`+1`, `0`, `-1`);
+/// in a window the edge a score lies beyond as a bound (`<=-2`, `>=+10`).
 pub fn score_string(mode: Mode, score: i32) -> String {
     match (mode, Wld::of(score)) {
         (Mode::Wld, Wld::Win) => "+1".into(),
         (Mode::Wld, Wld::Draw) => "0".into(),
         (Mode::Wld, Wld::Loss) => "-1".into(),
+        (Mode::Window(w), _) if score <= w.alpha() && w.alpha() > -64 => format!("<={score:+}"),
+        (Mode::Window(w), _) if score >= w.beta() && w.beta() < 64 => format!(">={score:+}"),
         _ => format!("{score:+}"),
+    }
+}
+
+/// Proven bounds in words: the exact score (`+4`), `at most -2` or `at least +10`, or
+/// both bounds (`-2 to +6`) when neither edge is the game's.
+pub fn bounds_string(lower: i32, upper: i32) -> String {
+    match (lower, upper) {
+        (l, u) if l == u => format!("{l:+}"),
+        (-64, u) => format!("at most {u:+}"),
+        (l, 64) => format!("at least {l:+}"),
+        (l, u) => format!("{l:+} to {u:+}"),
     }
 }
 
@@ -177,6 +191,18 @@ mod tests {
         assert_eq!(score_string(Mode::Wld, 0), "0");
         assert_eq!(score_string(Mode::Wld, -1), "-1");
         assert_eq!(score_string(Mode::Wld, 18), "+1");
+        let w = Mode::Window(crate::search::Window::new(-3, 5).expect("window"));
+        assert_eq!(score_string(w, -3), "<=-3");
+        assert_eq!(score_string(w, 2), "+2");
+        assert_eq!(score_string(w, 5), ">=+5");
+        assert_eq!(
+            score_string(Mode::Window(crate::search::Window::FULL), 64),
+            "+64"
+        );
+        assert_eq!(bounds_string(4, 4), "+4");
+        assert_eq!(bounds_string(-64, -2), "at most -2");
+        assert_eq!(bounds_string(10, 64), "at least +10");
+        assert_eq!(bounds_string(-2, 6), "-2 to +6");
         assert_eq!(wld_string(-1), "loss (-1)");
     }
 

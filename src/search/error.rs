@@ -1,4 +1,5 @@
-//! Why a solver could not start: the machine refused its threads or its tables' memory.
+//! Why a solver could not start (the machine refused its threads or its tables' memory),
+//! and why a window is none.
 
 use thiserror::Error;
 
@@ -37,5 +38,29 @@ pub enum StartError {
         threads: usize,
         /// The system's reason.
         source: std::io::Error,
+    },
+}
+
+/// A `--window A,B` that asks nothing a game can answer.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum WindowError {
+    /// Not two integers separated by a comma.
+    #[error("window '{0}': expected A,B (two integers, alpha below beta, e.g. -1,1)")]
+    Syntax(String),
+    /// Alpha not below beta.
+    #[error("window {alpha},{beta} is empty: alpha must be below beta")]
+    Empty {
+        /// Its alpha.
+        alpha: i32,
+        /// Its beta.
+        beta: i32,
+    },
+    /// An edge past the scores a game can end with.
+    #[error("window {alpha},{beta} reaches outside -64..64, the scores a game can end with")]
+    OutOfRange {
+        /// Its alpha.
+        alpha: i32,
+        /// Its beta.
+        beta: i32,
     },
 }

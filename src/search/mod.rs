@@ -6,7 +6,8 @@
 //! | 5..=`SHALLOW_MAX_EMPTIES` | no table, parity order | `shallow.rs` |
 //! | above | table, ETC, stability, fastest-first, PVS | `endgame.rs` |
 //!
-//! The root (`root.rs`) runs the requested mode and extracts the principal variation.
+//! The root (`root/`) runs the requested mode (exact, wld, every move, or a window) and
+//! extracts the principal variation.
 //! `evaluated.rs` is the shallow evaluated search (a few moves deep, the pattern
 //! evaluation at its leaves) that orders deep moves, decides probcut and labels training
 //! positions.
@@ -31,11 +32,12 @@ mod state;
 mod stop;
 mod table;
 
-pub use error::StartError;
+pub use error::{StartError, WindowError};
 pub use evaluated::{evaluated_value, evaluated_value_on};
 pub use options::{EvalRef, ProbcutT, SearchOptions};
 pub use parallel::threads::{Threads, cores, search_threads};
 pub use root::answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, TimedOut, Wld};
+pub use root::window::Window;
 pub use selectivity::level::Level;
 pub use selectivity::probcut::{mpc_error, mpc_planes};
 pub use solver::{Solver, SolverOptions};

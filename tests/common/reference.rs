@@ -384,3 +384,47 @@ pub fn eval_negamax(eval: &finale::eval::Evaluator, b: &RefBoard, depth: u32) ->
         .max()
         .expect("a move")
 }
+
+/// Test positions with 1..=10 empties: `per_count` from random play for each number of
+/// empties, then `passes` where the side to move must pass and `finished` games over
+/// with empties left (both from squeezing play, which makes them common), plus a few full
+/// boards; shuffled so that solves of different sizes and kinds alternate.
+pub fn small_positions(
+    rng: &mut Rng,
+    per_count: usize,
+    passes: usize,
+    finished: usize,
+) -> Vec<RefBoard> {
+    let mut out = Vec::new();
+    for n in 1..=10 {
+        for _ in 0..per_count {
+            out.push(random_position(rng, n));
+        }
+    }
+    let (mut got_passes, mut got_finished, mut got_full) = (0, 0, 0);
+    while got_passes < passes || got_finished < finished || got_full < 5 {
+        let line = squeezing_game(rng, 20, 100);
+        // At most one forced pass per game, for variety.
+        if got_passes < passes
+            && let Some(b) = line.iter().find(|b| {
+                (1..=10).contains(&empties(b)) && legal_moves(b).is_empty() && !is_game_over(b)
+            })
+        {
+            out.push(*b);
+            got_passes += 1;
+        }
+        let last = *line.last().unwrap();
+        let e = empties(&last);
+        if (1..=10).contains(&e) && got_finished < finished {
+            out.push(last);
+            got_finished += 1;
+        } else if e == 0 && got_full < 5 {
+            out.push(last);
+            got_full += 1;
+        }
+    }
+    for i in (1..out.len()).rev() {
+        out.swap(i, rng.below(i + 1));
+    }
+    out
+}

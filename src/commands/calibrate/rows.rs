@@ -153,6 +153,8 @@ pub(super) fn label_row(
     let solved = SolveResult {
         mode: crate::search::Mode::Exact,
         score: label.score,
+        lower: label.score,
+        upper: label.score,
         best_moves: label
             .best_moves
             .split(' ')

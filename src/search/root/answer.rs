@@ -1,6 +1,7 @@
 //! What a solve is asked for and what it answers: the mode, the result, each finished
 //! pass, and the probable answer of a solve stopped early.
 
+use super::window::Window;
 use crate::board::Square;
 use crate::search::selectivity::level::Level;
 use std::fmt;
@@ -17,25 +18,44 @@ pub enum Mode {
     Wld,
     /// The exact score of every legal move.
     All,
+    /// The exact score if it lies strictly inside the window, else a proven bound beyond
+    /// the edge it lies past (see [`Window`]). Exact is the window -64,64; wld asks what
+    /// the window -1,1 does, in its own terms.
+    Window(Window),
 }
 
 impl Mode {
-    /// A score in this mode's terms: for wld only its class ([`Wld::of`]: -1, 0 or +1),
-    /// else the score itself.
+    /// A score in this mode's terms: its class in the mode's window ([`Window::class`]):
+    /// for wld the sign only ([`Wld::of`]: -1, 0 or +1), in a window the score or the
+    /// edge it lies beyond, else the score itself.
     pub fn class(self, score: i32) -> i32 {
-        if self == Mode::Wld {
-            Wld::of(score) as i32
-        } else {
-            score
+        self.window().class(score)
+    }
+
+    /// The question the mode asks of the root's score, as a window.
+    pub fn window(self) -> Window {
+        match self {
+            Mode::Exact | Mode::All => Window::FULL,
+            Mode::Wld => Window::WLD,
+            Mode::Window(w) => w,
         }
     }
 
-    /// `exact`, `wld` or `all`.
+    /// The same question after a pass, from the opponent's side.
+    pub fn negated(self) -> Mode {
+        match self {
+            Mode::Window(w) => Mode::Window(w.negated()),
+            m => m,
+        }
+    }
+
+    /// `exact`, `wld`, `all` or `window`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Exact => "exact",
             Mode::Wld => "wld",
             Mode::All => "all",
+            Mode::Window(_) => "window",
         }
     }
 }
@@ -64,9 +84,18 @@ pub struct SolveResult {
     /// Mode solved for.
     pub mode: Mode,
     /// Exact and all: final disc difference for the side to move, perfect play.
-    /// Wld: -1 (loss), 0 (draw) or +1 (win).
+    /// Wld: -1 (loss), 0 (draw) or +1 (win). Window: the score's class
+    /// ([`Window::class`]): the exact score inside the window, else the edge it lies
+    /// beyond.
     pub score: i32,
-    /// Moves proven to reach `score`, in search order: every one with
+    /// The proven lower bound of the final disc difference: `score` for an exact answer;
+    /// for a bound, what the fail-soft search proved (a window's "at least beta" may prove
+    /// more than beta; a wld win is at least +2).
+    pub lower: i32,
+    /// The proven upper bound, as `lower`: equal to it for an exact answer.
+    pub upper: i32,
+    /// Moves proven to reach `score` (in the mode's terms: any move when the answer is "at
+    /// most alpha"), in search order: every one with
     /// [`SearchOptions::ties`](crate::search::SearchOptions::ties), else those the search met (at least one). Empty when the
     /// side to move must pass or the game is over.
     pub best_moves: Vec<Square>,

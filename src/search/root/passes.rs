@@ -3,8 +3,9 @@
 //! reported as it finishes, and the answer their bounds give.
 
 use super::answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult};
-use super::probes::{RootMove, full_window, probe_until_exact, root_moves};
+use super::probes::{RootMove, full_window, probe_until_exact, root_bounds, root_moves};
 use super::pv::{principal_variation, table_line};
+use super::window::Window;
 use crate::board::{Board, Square};
 use crate::search::measure::account::Band;
 use crate::search::selectivity::level::Level;
@@ -44,7 +45,7 @@ pub(crate) struct Passes<'a> {
 
 impl Passes<'_> {
     /// Reports the pass just finished over `root`, unless the search was stopped in it.
-    pub(crate) fn finished(&mut self, s: &mut Search, root: &[RootMove]) {
+    pub(crate) fn finished(&mut self, s: &mut Search, root: &[RootMove], mode: Mode) {
         if s.stop.stopped {
             return;
         }
@@ -58,7 +59,7 @@ impl Passes<'_> {
         (self.report)(&PassReport {
             level: s.level,
             empties: best.child.empty_count() + 1,
-            score: best.lower,
+            score: mode.class(best.lower),
             best: Some(best.sq),
             pv,
             nodes: s.nodes,
@@ -108,9 +109,12 @@ fn solve_without_moves(
     reports: &mut Passes,
 ) -> SolveResult {
     if board.pass().moves() == 0 {
+        let end = board.final_score();
         return SolveResult {
             mode,
-            score: mode.class(board.final_score()),
+            score: mode.class(end),
+            lower: end,
+            upper: end,
             best_moves: Vec::new(),
             move_scores: Vec::new(),
             pv: Vec::new(),
@@ -136,8 +140,10 @@ fn solve_without_moves(
         start,
         report: &mut flip,
     };
-    let mut r = solve_root(s, board.pass(), mode, selectivity, &mut inner);
+    let mut r = solve_root(s, board.pass(), mode.negated(), selectivity, &mut inner);
+    r.mode = mode;
     r.score = -r.score;
+    (r.lower, r.upper) = (-r.upper, -r.lower);
     r.best_moves.clear();
     r.move_scores.clear();
     r.pv.insert(0, PvMove::Pass);
@@ -205,7 +211,7 @@ fn probcut_passes(
             m.reset(lo, hi);
         }
         probe_until_exact(s, root, n, mode, guess);
-        reports.finished(s, root);
+        reports.finished(s, root, mode);
         guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
         if s.stop.stopped {
             break;
@@ -217,7 +223,7 @@ fn probcut_passes(
             m.reset(lo, hi);
         }
         probe_until_exact(s, root, n, mode, guess);
-        reports.finished(s, root);
+        reports.finished(s, root, mode);
     }
 }
 
@@ -234,7 +240,7 @@ fn narrow_then_exact(
     if n >= GUESS_MIN_EMPTIES && s.options.first_guess {
         s.level = Level::NARROW;
         probe_until_exact(s, root, n, mode, 0);
-        reports.finished(s, root);
+        reports.finished(s, root, mode);
         guess = root.iter().map(|m| m.lower).max().unwrap_or(0);
         s.level = Level::EXACT;
         let (lo, hi) = full_window(mode);
@@ -243,20 +249,18 @@ fn narrow_then_exact(
         }
     }
     probe_until_exact(s, root, n, mode, guess);
-    reports.finished(s, root);
+    reports.finished(s, root, mode);
 }
 
-/// The answer the root's bounds give: the best score, every move reaching it, the scores
-/// of all moves in mode all, and the principal variation when the search finished.
+/// The answer the root's bounds give: the score in the mode's terms, the proven bounds
+/// in discs, every move reaching the score, the scores of all moves in mode all, and the
+/// principal variation when the search finished with an exact score.
 fn root_result(s: &mut Search, board: Board, root: &[RootMove], mode: Mode) -> SolveResult {
-    let score = root
-        .iter()
-        .map(|m| m.lower)
-        .max()
-        .expect("at least one move");
+    let (lower, upper) = root_bounds(root);
+    let score = mode.class(lower);
     let best_moves: Vec<Square> = root
         .iter()
-        .filter(|m| m.lower == score)
+        .filter(|m| mode.class(m.lower) == score)
         .map(|m| m.sq)
         .collect();
     let mut move_scores = Vec::new();
@@ -264,14 +268,21 @@ fn root_result(s: &mut Search, board: Board, root: &[RootMove], mode: Mode) -> S
         move_scores = root.iter().map(|m| (m.sq, m.lower)).collect();
         move_scores.sort_by_key(|&(_, v)| -v);
     }
-    let pv = if s.stop.stopped {
+    let exact = match mode {
+        Mode::Window(_) => lower == upper,
+        _ => true,
+    };
+    let pv = if s.stop.stopped || !exact {
         Vec::new()
     } else {
         principal_variation(s, board, best_moves[0], score, mode)
     };
+    let (lower, upper) = disc_bounds(mode, lower, upper);
     SolveResult {
         mode,
         score,
+        lower,
+        upper,
         best_moves,
         move_scores,
         pv,
@@ -280,6 +291,19 @@ fn root_result(s: &mut Search, board: Board, root: &[RootMove], mode: Mode) -> S
         selectivity: s.level,
         best_found: None,
     }
+}
+
+/// Bounds in the mode's terms as bounds on the final disc difference: wld keeps only
+/// the class of its bounds ([`Window::bounds_of`]); the other modes bound the disc
+/// difference already.
+fn disc_bounds(mode: Mode, lower: i32, upper: i32) -> (i32, i32) {
+    if mode != Mode::Wld {
+        return (lower, upper);
+    }
+    (
+        Window::WLD.bounds_of(lower).0,
+        Window::WLD.bounds_of(upper).1,
+    )
 }
 
 #[cfg(test)]

@@ -97,10 +97,11 @@ pub(crate) fn probe_until_exact(
     mode: Mode,
     guess: i32,
 ) {
-    let (mut lo, mut hi) = if mode == Mode::Wld {
-        (-1, 1)
-    } else {
-        (-64, 64)
+    // The scores asked about: a probe's beta stays inside them, and once the root's value
+    // is known to lie beyond an edge, the question is answered.
+    let (mut lo, mut hi) = match mode {
+        Mode::Window(w) => (w.alpha(), w.beta()),
+        _ => full_window(mode),
     };
     let mut g = guess;
     while lo < hi {
@@ -116,9 +117,28 @@ pub(crate) fn probe_until_exact(
             g = hi;
         }
     }
-    if s.options.ties {
+    if s.options.ties && ties_apply(mode, lo, hi) {
         settle_ties(s, root, n, mode, lo);
     }
+}
+
+/// Whether the ties of a probe sequence that ended at `lo`..`hi` are settled: always in
+/// the modes of a full window (where the sequence always ends with the value), in a
+/// window only when it ended with the exact value inside it. A bound has no ties: it
+/// names the move that proved it.
+fn ties_apply(mode: Mode, lo: i32, hi: i32) -> bool {
+    match mode {
+        Mode::Window(w) => lo == hi && w.alpha() < lo && lo < w.beta(),
+        _ => true,
+    }
+}
+
+/// The root's proven bounds, in the mode's terms, from its moves' bounds: at the end of
+/// a pass, its value or the bound that answers the window.
+pub(crate) fn root_bounds(root: &[RootMove]) -> (i32, i32) {
+    let lower = root.iter().map(|m| m.lower).max().unwrap_or(-64);
+    let upper = root.iter().map(|m| m.upper).max().unwrap_or(64);
+    (lower, upper)
 }
 
 /// Whether the root shares out its moves still in question after the first of a probe
