@@ -265,6 +265,14 @@ fn shards_are_disjoint_cover_the_input_and_merge() {
     let mut lines: Vec<String> = text.lines().map(String::from).collect();
     let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
     fields[5] = (fields[5].parse::<i32>().unwrap() + 2).to_string();
+    // The bounds with it, as a solver that got it wrong would write them.
+    for column in ["lower", "upper"] {
+        let at = finale::results::HEADER
+            .iter()
+            .position(|h| *h == column)
+            .unwrap();
+        fields[at] = fields[5].clone();
+    }
     lines[1] = fields.join(",");
     let forged = dir.path().join("forged.csv");
     std::fs::write(&forged, lines.join("\n") + "\n").unwrap();
@@ -1388,8 +1396,8 @@ fn batch_errors_are_types_a_caller_can_match() {
 const BATCH_HEADER: &str = "index,file,empties,side,mode,score,best_moves,expected_score,\
                             expected_moves,ok,nodes,time_s,nps,threads,hash_mb,pv,git_rev,cpu,\
                             profile,move_scores,key,board,variant,repeat,selectivity,\
-                            best_found_s,peak_mb,engine,engine_status,status,probable_score,\
-                            probable_level,probable_move,line";
+                            best_found_s,peak_mb,engine,engine_status,alpha,beta,lower,upper,\
+                            status,probable_score,probable_level,probable_move,line";
 
 /// A batch row of the position after `moves` with `score`, `nodes` and `status`.
 fn batch_line(moves: &str, score: &str, nodes: &str, status: &str) -> String {
@@ -1398,7 +1406,7 @@ fn batch_line(moves: &str, score: &str, nodes: &str, status: &str) -> String {
     let (empties, side, board) = (p.board.empty_count(), p.side.letter(), p.squares_string());
     format!(
         "1,a.obf,{empties},{side},exact,{score},C4,,,,{nodes},0.500000,2000,1,16,C4,abc,cpu,\
-         release,,{key},{board},,1,100,0.100000,20.5,finale 0.1.0,,{status},,,,4\n"
+         release,,{key},{board},,1,100,0.100000,20.5,finale 0.1.0,,-64,64,,,{status},,,,4\n"
     )
 }
 
