@@ -186,6 +186,8 @@ fn check_obf_error(text: &str, error: &ObfError) -> Result<(), TestCaseError> {
         | ObfError::IllegalListedMove { column, .. }
         | ObfError::ScoreRange { column, .. }
         | ObfError::ExtraScore { column }
+        | ObfError::BadWindow { column, .. }
+        | ObfError::ExtraWindow { column }
         | ObfError::DuplicateMove { column, .. } => {
             prop_assert!(
                 (1..=chars + 1).contains(column),

@@ -1,7 +1,14 @@
 //! `finale merge`: joins the outputs of several batch runs (shards, machines, reruns) into
-//! one CSV with each position once per mode, and reports rows that disagree.
+//! one CSV, and reports rows that disagree.
+//!
+//! A position's solves, of any mode and window, prove bounds on one value, its exact
+//! score: merge intersects them. It keeps the earliest row that proves the intersection's
+//! lower bound and the earliest that proves its upper (one row when one proves both, as
+//! an exact row does: an exact row settles every bound row), and drops the rest as
+//! implied. Rows whose bounds cannot both hold are a conflict. Labels keep one row per
+//! position and depth, and disagree when their scores differ.
 
-use super::row_check::check_row;
+use super::row_check::{check_row, row_bounds, row_window};
 use crate::durable::{self, Access, Existing, Replacement, Step};
 use crate::error::{BatchError, Error, Result};
 use crate::interrupt::Interrupt;
@@ -18,21 +25,110 @@ pub struct MergeSummary {
     pub rows: u64,
     /// Rows written.
     pub written: u64,
-    /// Rows dropped as repeats of an agreeing row.
+    /// Rows dropped as implied by the rows kept (repeats, looser bounds, bounds a later row
+    /// narrowed), or in conflict.
     pub duplicates: u64,
-    /// Solved rows that disagree with an earlier solved row of the same position and mode.
+    /// Solved rows that contradict the rows kept of the same position (bounds that cannot
+    /// both hold; labels of one depth with other scores).
     pub conflicts: u64,
+    /// Solved rows that narrowed the bounds of their position.
+    pub narrowed: u64,
     /// Timeout or error rows replaced by a solved row found later.
     pub upgraded: u64,
 }
 
-/// The row chosen for one (key, mode).
-struct Chosen {
+/// A row read from one input, as choosing needs it.
+#[derive(Clone, Copy)]
+struct Held {
     file: usize,
     row: u64,
+    line: u64,
     solved: bool,
     score: Option<i32>,
-    line: u64,
+    /// The bounds it proves on its position's value (solves only).
+    bounds: Option<(i32, i32)>,
+}
+
+/// The rows kept for one group (a position's solves, or one label depth): one row, or
+/// two when one proves the lower bound and another the upper.
+struct Chosen {
+    rows: Vec<Held>,
+}
+
+impl Chosen {
+    /// The bounds the kept rows prove together, if they are solves.
+    fn bounds(&self) -> Option<(i32, i32)> {
+        self.rows.iter().try_fold((-64, 64), |(lo, up), h| {
+            h.bounds.map(|(l, u)| (lo.max(l), up.min(u)))
+        })
+    }
+}
+
+/// What one more row did to its group.
+enum Joined {
+    /// It solved what the kept row (a timeout) did not, and replaces it.
+    Upgraded,
+    /// It narrowed the group's bounds (and is kept), leaving this many kept rows
+    /// implied (dropped).
+    Narrowed(u64),
+    /// It proves alone what the kept rows proved together, and replaces these many.
+    Settled(u64),
+    /// It adds nothing to the kept rows (dropped).
+    Duplicate,
+    /// It contradicts the kept rows (dropped), with what they said.
+    Conflict(String),
+}
+
+/// Joins row `here` into `group`: solves intersect their bounds, keeping the earliest row
+/// that proves both, else the earliest that proves each (until one row proves both);
+/// anything else keeps its first solved row.
+fn join(group: &mut Chosen, here: Held) -> Joined {
+    let first = group.rows[0];
+    if !first.solved && here.solved {
+        group.rows = vec![here];
+        return Joined::Upgraded;
+    }
+    let (Some((lo, up)), Some((l, u))) = (group.bounds(), here.bounds) else {
+        return if first.solved && here.solved && first.score != here.score {
+            Joined::Conflict(score_text(first.score))
+        } else {
+            Joined::Duplicate
+        };
+    };
+    if l > up || u < lo {
+        return Joined::Conflict(format!("bounds {lo}..{up}"));
+    }
+    let (lo2, up2) = (lo.max(l), up.min(u));
+    if (lo2, up2) == (lo, up) {
+        // A row that proves alone what two kept rows prove together replaces them.
+        if group.rows.len() > 1 && here.bounds == Some((lo, up)) {
+            let dropped = group.rows.len() as u64;
+            group.rows = vec![here];
+            return Joined::Settled(dropped);
+        }
+        return Joined::Duplicate;
+    }
+    let before = group.rows.len() as u64;
+    let mut all = group.rows.clone();
+    all.push(here);
+    // One row that proves both bounds (an exact row) settles the rest; else the earliest
+    // row proving each.
+    let both = all.iter().copied().find(|h| h.bounds == Some((lo2, up2)));
+    let low = all
+        .iter()
+        .copied()
+        .find(|h| h.bounds.is_some_and(|(l, _)| l == lo2));
+    let high = all
+        .iter()
+        .copied()
+        .find(|h| h.bounds.is_some_and(|(_, u)| u == up2));
+    group.rows = match (both, low, high) {
+        (Some(one), _, _) => vec![one],
+        (None, Some(a), Some(b)) => vec![a, b],
+        // Each bound is some row's, so this is never taken; keeping every row loses nothing.
+        _ => all,
+    };
+    Joined::Narrowed(before + 1 - group.rows.len() as u64)
 }
 
 /// A merge input open for reading, its header checked to be the batch header.
@@ -91,16 +187,22 @@ pub fn run_merge(
     }
     writeln!(
         report,
-        "rows {}  written {}  duplicates {}  upgraded {}  conflicts {}",
-        summary.rows, summary.written, summary.duplicates, summary.upgraded, summary.conflicts
+        "rows {}  written {}  duplicates {}  upgraded {}  narrowed {}  conflicts {}",
+        summary.rows,
+        summary.written,
+        summary.duplicates,
+        summary.upgraded,
+        summary.narrowed,
+        summary.conflicts
     )
     .map_err(Error::Output)?;
     Ok(summary)
 }
 
-/// Reads every input row, checks it, and chooses one row per position and mode: the
-/// first, unless a later one solved what it did not. Returns, per input, the indices of
-/// the rows kept (sorted), and a line per conflict (solved rows that disagree).
+/// Reads every input row, checks it, and chooses the rows to keep: for each position, the
+/// solves whose bounds together give everything its rows prove (one row, or two), and
+/// one row per label depth; a solved row replaces a timeout. Returns, per input, the
+/// indices of the rows kept (sorted), and a line per conflict (rows that contradict).
 fn choose_rows(
     merged: &Merged,
     summary: &mut MergeSummary,
@@ -117,37 +219,39 @@ fn choose_rows(
             })?;
             let line = record.position().map_or(0, |p| p.line());
             summary.rows += 1;
-            let (key, mode, here) = read_row(path, &record, f, i as u64, line)?;
-            match chosen.get_mut(&(key, mode.clone())) {
-                None => {
-                    chosen.insert((key, mode), here);
+            let (key, group, here) = read_row(path, &record, f, i as u64, line)?;
+            let Some(c) = chosen.get_mut(&(key, group.clone())) else {
+                chosen.insert((key, group), Chosen { rows: vec![here] });
+                continue;
+            };
+            let kept = c.rows[0];
+            match join(c, here) {
+                Joined::Upgraded => summary.upgraded += 1,
+                Joined::Narrowed(dropped) => {
+                    summary.narrowed += 1;
+                    summary.duplicates += dropped;
                 }
-                Some(c) if !c.solved && here.solved => {
-                    *c = here;
-                    summary.upgraded += 1;
-                }
-                Some(c) => {
+                Joined::Duplicate => summary.duplicates += 1,
+                Joined::Settled(dropped) => summary.duplicates += dropped,
+                Joined::Conflict(said) => {
                     summary.duplicates += 1;
-                    if c.solved && here.solved && c.score != here.score {
-                        summary.conflicts += 1;
-                        conflicts.push(format!(
-                            "conflict: position {} ({mode}): {}:{} says {}, {}:{} says {} (kept the first)",
-                            crate::board::key::key_hex(key),
-                            inputs[c.file].display(),
-                            c.line,
-                            score_text(c.score),
-                            path.display(),
-                            here.line,
-                            score_text(here.score)
-                        ));
-                    }
+                    summary.conflicts += 1;
+                    conflicts.push(format!(
+                        "conflict: position {} ({group}): {}:{} says {said}, {}:{} says {} (kept the first)",
+                        crate::board::key::key_hex(key),
+                        inputs[kept.file].display(),
+                        kept.line,
+                        path.display(),
+                        here.line,
+                        said_by(&here),
+                    ));
                 }
             }
         }
     }
     let mut keep: Vec<Vec<u64>> = vec![Vec::new(); inputs.len()];
-    for c in chosen.values() {
-        keep[c.file].push(c.row);
+    for h in chosen.values().flat_map(|c| &c.rows) {
+        keep[h.file].push(h.row);
     }
     for rows in &mut keep {
         rows.sort_unstable();
@@ -155,15 +259,27 @@ fn choose_rows(
     Ok((keep, conflicts))
 }
 
+/// What a row says, for a conflict's line: its bounds, or its score.
+fn said_by(h: &Held) -> String {
+    match h.bounds {
+        Some((l, u)) => format!("bounds {l}..{u}"),
+        None => score_text(h.score),
+    }
+}
+
+/// The group of a position's solves, of any mode and window, whose bounds join.
+const SOLVES: &str = "solves";
+
 /// One input row read and checked (a row finale would not write is refused before
-/// anything is written): its position key, its mode, and what choosing it needs.
+/// anything is written): its position key, its group ([`SOLVES`], else its mode: a label
+/// depth, or none for a malformed line), and what choosing it needs.
 fn read_row(
     path: &Path,
     record: &csv::StringRecord,
     file: usize,
     row: u64,
     line: u64,
-) -> Result<(u64, String, Chosen)> {
+) -> Result<(u64, String, Held)> {
     // By position: the header is the batch header, checked by `reader`.
     let read = read_batch_row(record).map_err(|b| {
         Error::from(BatchError::BadValue {
@@ -180,15 +296,20 @@ fn read_row(
             what: fault.what,
         })
     })?;
-    let (row_read, batch) = read;
-    let chosen = Chosen {
+    let held = Held {
         file,
         row,
-        solved: batch.status == "solved",
-        score: row_read.score,
         line,
+        solved: read.1.status == "solved",
+        score: read.0.score,
+        bounds: row_bounds(&read),
     };
-    Ok((key, row_read.mode.to_string(), chosen))
+    let group = if row_window(&read.0).is_some() {
+        SOLVES.to_string()
+    } else {
+        read.0.mode.to_string()
+    };
+    Ok((key, group, held))
 }
 
 /// The merged output: the inputs and the rows kept of each.

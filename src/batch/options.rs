@@ -4,7 +4,7 @@
 use super::shard::Shard;
 use crate::interrupt::Interrupt;
 use crate::results::CsvRow;
-use crate::search::{Mode, SearchOptions, Window};
+use crate::search::{Mode, SearchOptions};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -63,10 +63,6 @@ impl BatchOptions {
                 Some(_) => None,
                 None => Some(self.search.selectivity.percent()),
             },
-            window: match self.label_depth {
-                Some(_) => None,
-                None => Some(self.mode.window()),
-            },
         }
     }
 
@@ -82,8 +78,10 @@ impl BatchOptions {
 }
 
 /// What a run writes in the columns that must agree down one output: a file holds rows of
-/// one mode (`exact`, `wld`, `all`, `window`, or one label depth `depthD`), one window,
-/// one set of weights and one selectivity, so that resuming with other settings never mixes rows.
+/// one mode (`exact`, `wld`, `all`, `window`, or one label depth `depthD`), one set of
+/// weights and one selectivity, so that resuming with other settings never mixes rows.
+/// Windows are the exception: a solve's lines may each give their own (`window` rows in
+/// a run of any solve mode), and a row counts a position done only for its window.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RowSettings {
     /// The `mode` column.
@@ -92,8 +90,6 @@ pub struct RowSettings {
     pub variant: String,
     /// The `selectivity` column (labels have none).
     pub selectivity: Option<u8>,
-    /// The `alpha` and `beta` columns (labels have none).
-    pub window: Option<Window>,
 }
 
 impl RowSettings {
@@ -105,18 +101,15 @@ impl RowSettings {
         // Read for every row of a resumed output: nothing is allocated unless they differ.
         let clash = |found: &str, run: &str| !found.is_empty() && !run.is_empty() && found != run;
         let pair = |found: &str, run: &str| (found.to_string(), run.to_string());
-        if clash(row.mode, &self.mode) {
+        // A line's own window makes a `window` row in a solve of any mode.
+        let lines_window = row.mode == "window" && !self.mode.starts_with("depth");
+        if clash(row.mode, &self.mode) && !lines_window {
             let (f, r) = pair(row.mode, &self.mode);
             return Some(("mode", f, r));
         }
         if clash(row.variant, &self.variant) {
             let (f, r) = pair(row.variant, &self.variant);
             return Some(("variant", f, r));
-        }
-        if let (Some(a), Some(b), Some(w)) = (row.alpha, row.beta, self.window)
-            && (a, b) != (w.alpha(), w.beta())
-        {
-            return Some(("alpha and beta", format!("{a},{b}"), w.to_string()));
         }
         match (row.selectivity, self.selectivity) {
             (Some(f), Some(r)) if f != r => Some(("selectivity", f.to_string(), r.to_string())),

@@ -274,8 +274,9 @@ mod tests {
         row_of(moves, "exact").0
     }
 
-    /// The key of the position after `moves`.
-    fn key(moves: &str) -> u64 {
+    /// The task of the exact row of the position after `moves`: its key (an exact row
+    /// answers the full window).
+    fn exact_task(moves: &str) -> u64 {
         row_of(moves, "exact").1
     }
 
@@ -293,12 +294,15 @@ mod tests {
         f.write_all(b"1,x.obf,20,X,exact,+4").unwrap();
         drop(f);
         let (mut out, r) = BatchOut::open(&path, &exact()).unwrap();
-        assert_eq!(r.done, HashSet::from([key("f5")]));
+        assert_eq!(r.done, HashSet::from([exact_task("f5")]));
         assert_eq!(r.dropped_bytes, 21);
         out.write_record(&row("f5d6")).unwrap();
         drop(out);
         let (_, r) = BatchOut::open(&path, &exact()).unwrap();
-        assert_eq!(r.done, HashSet::from([key("f5"), key("f5d6")]));
+        assert_eq!(
+            r.done,
+            HashSet::from([exact_task("f5"), exact_task("f5d6")])
+        );
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 3);
     }
@@ -342,7 +346,6 @@ mod tests {
             mode: "depth8".into(),
             variant: "eval 0000abcd".into(),
             selectivity: None,
-            window: None,
         };
         let (_, r) = BatchOut::open(&path, &same).unwrap();
         assert_eq!(r.done, HashSet::from([d, c]));

@@ -1,9 +1,10 @@
 //! Reopening an existing batch output: its torn last row found and, once the file has
 //! checked out as a batch CSV of this finale (header, every row's values, every row made
-//! with the run's settings), cut off; the keys of the positions it already holds.
+//! with the run's settings), cut off; the tasks (position and window) it already holds.
 
+use super::input::{Task, task};
 use super::options::RowSettings;
-use super::row_check::check_row;
+use super::row_check::{check_row, row_window};
 use crate::durable;
 use crate::error::{BatchError, Error, Result};
 use crate::results::batch_header;
@@ -16,9 +17,9 @@ use std::path::Path;
 /// What reopening an existing output found.
 #[derive(Debug, Default)]
 pub struct Resumed {
-    /// Keys that already have a row (a solve, a label, a timeout, or an `error` row of a
-    /// malformed line).
-    pub done: HashSet<u64>,
+    /// Tasks that already have a row (a solve, a label, a timeout, or an `error` row of a
+    /// malformed line): a position's key and the window it was solved in.
+    pub(super) done: HashSet<Task>,
     /// Bytes of an unfinished last row that were dropped.
     pub dropped_bytes: u64,
 }
@@ -87,13 +88,13 @@ fn header_fault(found: &csv::StringRecord) -> Option<String> {
     })
 }
 
-/// Keys of the rows of an existing output, after checking its header, reading every row
+/// Tasks of the rows of an existing output, after checking its header, reading every row
 /// as a [`BatchRow`](crate::results::BatchRow), checking its values ([`check_row`]) and
 /// that it was made with `settings`.
 ///
 /// The text is read with an end marker after it: a file whose last line ends inside a
 /// quoted field reads as whole rows without it, but would swallow the rows appended next.
-fn read_keys(path: &Path, text: impl Read, settings: &RowSettings) -> Result<HashSet<u64>> {
+fn read_keys(path: &Path, text: impl Read, settings: &RowSettings) -> Result<HashSet<Task>> {
     let text = text.chain(b"finale-end-of-file\n".as_slice());
     let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(text);
     let bad = |line: u64, what: String| {
@@ -159,12 +160,12 @@ enum Fault {
     Settings(&'static str, String, String),
 }
 
-/// The key of one row of an existing output (read with the end marker [`END`] after it).
+/// The task of one row of an existing output (read with the end marker [`END`] after it).
 fn record_key(
     record: &csv::StringRecord,
     fields: usize,
     settings: &RowSettings,
-) -> std::result::Result<u64, Fault> {
+) -> std::result::Result<Task, Fault> {
     if record.len() != fields {
         let what = format!("malformed row ({} fields, expected {fields})", record.len());
         return Err(Fault::Row(None, what));
@@ -188,6 +189,6 @@ fn record_key(
     })?;
     match settings.differs(&row.0) {
         Some((column, found, run)) => Err(Fault::Settings(column, found, run)),
-        None => Ok(key),
+        None => Ok(task(key, row_window(&row.0))),
     }
 }

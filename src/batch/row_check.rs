@@ -208,6 +208,33 @@ fn check_bounds(r: &CsvRow<&str>) -> Result<(), RowFault> {
     Ok(())
 }
 
+/// The window a checked row answers: its `alpha` and `beta`, or for a solve's row that
+/// leaves them empty its mode's; `None` for labels and malformed lines' rows.
+pub(super) fn row_window(r: &CsvRow<&str>) -> Option<Window> {
+    match (r.alpha, r.beta) {
+        (Some(a), Some(b)) => Window::new(a, b).ok(),
+        _ => MODES
+            .iter()
+            .find(|m| m.name() == r.mode)
+            .map(|m| m.window()),
+    }
+}
+
+/// The bounds a checked `solved` row proves on its position's value: its `lower` and
+/// `upper`, or for a row that leaves them empty, an exact score's (mode `exact` or `all`)
+/// as both. `None` for labels and rows that prove no bound.
+pub(super) fn row_bounds(row: &BatchRow<&str>) -> Option<(i32, i32)> {
+    let (r, b) = row;
+    if b.status != "solved" {
+        return None;
+    }
+    match (r.lower, r.upper, r.score) {
+        (Some(l), Some(u), _) => Some((l, u)),
+        (None, None, Some(s)) if r.mode == "exact" || r.mode == "all" => Some((s, s)),
+        _ => None,
+    }
+}
+
 /// Whether `text` names a mode a batch solves, or labels of a depth it searches.
 fn is_mode(text: &str) -> bool {
     let label = text

@@ -6,7 +6,7 @@
 //! against the one solve (`Repeats`), so that any disagreement counts as wrong.
 
 use super::depth_label::labeller;
-use super::input::{Item, Repeat, Repeats, items, regular_file};
+use super::input::{Item, Repeat, Repeats, Task, items, line_mode, regular_file};
 use super::options::{BatchOptions, MAX_LABEL_DEPTH};
 use super::output::BatchOut;
 use super::summary::BatchSummary;
@@ -135,9 +135,10 @@ fn check_request(options: &BatchOptions) -> Result<()> {
 /// values of repeats that give some); counts what is read, skipped and done in `summary`.
 fn count_work(
     options: &BatchOptions,
-    done: &HashSet<u64>,
+    done: &HashSet<Task>,
     summary: &mut BatchSummary,
 ) -> Result<Work> {
+    let labels = options.label_depth.is_some();
     let mut seen = HashSet::new();
     let mut work = Work {
         todo: 0,
@@ -149,32 +150,41 @@ fn count_work(
         if options.interrupt.requested() {
             return Err(BatchError::Stopped.into());
         }
+        let task = item.task(options.mode, labels);
         let (key, position, units) = match &item {
-            Item::Position { key, record, .. } => (
-                *key,
-                true,
-                crate::progress::work_of(record.position.board.empty_count()),
-            ),
+            Item::Position {
+                key, record, file, ..
+            } => {
+                if labels && record.window.is_some() {
+                    return Err(BatchError::WindowInLabels {
+                        path: options.inputs[*file].clone(),
+                        line: record.line,
+                    }
+                    .into());
+                }
+                let empties = record.position.board.empty_count();
+                (*key, true, crate::progress::work_of(empties))
+            }
             Item::Bad { key, .. } => (*key, false, 1),
         };
         if !options.shard.contains(key) {
             summary.other_shards += 1;
         } else {
             summary.read += 1;
-            if !seen.insert(key) {
+            if !seen.insert(task) {
                 summary.duplicates += 1;
                 if let Item::Position { file, record, .. } = item
                     && record.expected_score().is_some()
-                    && !done.contains(&key)
+                    && !done.contains(&task)
                 {
-                    work.repeats.entry(key).or_default().push(Repeat {
+                    work.repeats.entry(task).or_default().push(Repeat {
                         file,
                         line: record.line,
                         expected: record.expected,
                         score: record.score,
                     });
                 }
-            } else if done.contains(&key) {
+            } else if done.contains(&task) {
                 summary.already_done += 1;
             } else {
                 work.todo += 1;
@@ -220,7 +230,7 @@ struct Rows<'r, W: Write> {
 fn solve_all<W: Write>(
     shared: &Shared,
     workers: usize,
-    done: &HashSet<u64>,
+    done: &HashSet<Task>,
     rows: &mut Rows<'_, W>,
 ) -> Result<()> {
     let options = shared.options;
@@ -319,7 +329,7 @@ fn spawn_workers<'scope, 'env>(
 /// workers, and each malformed line's row to the writer, until the input ends or `stop`.
 fn dispatch(
     options: &BatchOptions,
-    done: &HashSet<u64>,
+    done: &HashSet<Task>,
     jobs: &Sender<Job>,
     rows: &Sender<Done>,
     stop: &AtomicBool,
@@ -330,10 +340,11 @@ fn dispatch(
         if stop.load(Relaxed) {
             return Err(stopped());
         }
+        let task = item.task(options.mode, options.label_depth.is_some());
         let key = match &item {
             Item::Position { key, .. } | Item::Bad { key, .. } => *key,
         };
-        if !options.shard.contains(key) || done.contains(&key) || !dispatched.insert(key) {
+        if !options.shard.contains(key) || done.contains(&task) || !dispatched.insert(task) {
             return Ok(());
         }
         match item {
@@ -348,6 +359,8 @@ fn dispatch(
                     file,
                     index,
                     key,
+                    mode: line_mode(&record, options.mode),
+                    task,
                     record,
                 };
                 jobs.send(job).map_err(|_| {

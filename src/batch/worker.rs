@@ -2,7 +2,7 @@
 //! one row per position (solved, or given up at the time limit with its last probable
 //! answer), keeping the bar's status line current.
 
-use super::input::Repeats;
+use super::input::{Repeats, Task};
 use super::options::BatchOptions;
 use crate::board::ObfRecord;
 use crate::board::key::key_hex;
@@ -112,7 +112,7 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
     solver.clear();
     let solved = solver.solve_reporting(
         record.position.board,
-        options.mode,
+        job.mode,
         options.time_limit,
         &mut on_pass,
     );
@@ -132,12 +132,12 @@ fn disagreeing_repeats(shared: &Shared, job: &Job, result: &SolveResult) -> Vec<
     let (file, record) = (&options.inputs[job.file], &job.record);
     shared
         .repeats
-        .get(&job.key)
+        .get(&job.task)
         .into_iter()
         .flatten()
         .filter(|r| {
             let verdict = check_values(
-                options.mode,
+                job.mode,
                 &r.expected,
                 r.score,
                 result.score,
@@ -158,7 +158,7 @@ fn disagreeing_repeats(shared: &Shared, job: &Job, result: &SolveResult) -> Vec<
                 file.display(),
                 record.line,
                 key_hex(job.key),
-                verdict_text(options.mode, result)
+                verdict_text(job.mode, result)
             )
         })
         .collect()
@@ -194,7 +194,7 @@ fn timeout_row(shared: &Shared, job: &Job, t: &TimedOut, work: u64) -> Done {
         index: job.index,
         record: &job.record,
     };
-    let mut fields = batch_timeout(&at, options.mode, t, shared.info);
+    let mut fields = batch_timeout(&at, job.mode, t, shared.info);
     fields.0.variant = options.row_variant();
     Done {
         fields,
@@ -226,6 +226,10 @@ pub(super) struct Job {
     pub(super) index: usize,
     /// Its position key.
     pub(super) key: u64,
+    /// What it is solved for: its line's window, or the run's mode.
+    pub(super) mode: Mode,
+    /// Its key and window, as repeats and rows know it.
+    pub(super) task: Task,
     /// The position, its line and the values the line gives.
     pub(super) record: ObfRecord,
 }

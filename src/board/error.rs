@@ -87,6 +87,22 @@ pub enum ObfError {
         /// 1-based column of the field.
         column: usize,
     },
+    /// A window field that is not `window A,B` with -64 <= A < B <= 64.
+    #[error(
+        "column {column}: invalid window '{found}' (expected e.g. window -3,3: two scores, the first below the second, within -64..64)"
+    )]
+    BadWindow {
+        /// 1-based column of the field.
+        column: usize,
+        /// The text found.
+        found: String,
+    },
+    /// A second window field.
+    #[error("column {column}: a line gives at most one window")]
+    ExtraWindow {
+        /// 1-based column of the second field.
+        column: usize,
+    },
     /// The same move listed twice.
     #[error("column {column}: move {mv} is listed twice")]
     DuplicateMove {

@@ -26,6 +26,10 @@ pub struct ObfRecord {
     /// when no best move is known (a game record's theoretical score). Never given
     /// together with `MOVE:SCORE` pairs.
     pub score: Option<i32>,
+    /// The window the line asks its solve for (`; window -3,3;`): alpha and beta, disc
+    /// differences with alpha < beta, checked to be within -64..64. A batch solves such a
+    /// line with this window instead of its run's mode (see `finale batch`).
+    pub window: Option<(i32, i32)>,
 }
 
 impl ObfRecord {
@@ -71,12 +75,13 @@ pub fn parse_obf_line(line: &str) -> std::result::Result<Option<ObfRecord>, ObfE
         Color::Black => Board::new(black, white),
         Color::White => Board::new(white, black),
     };
-    let (expected, score) = parse_pairs(content, skip_space(content, i), &board)?;
+    let values = parse_pairs(content, skip_space(content, i), &board)?;
     Ok(Some(ObfRecord {
         line: 0,
         position: Position { board, side },
-        expected,
-        score,
+        expected: values.expected,
+        score: values.alone,
+        window: values.window,
     }))
 }
 
@@ -155,16 +160,21 @@ fn parse_side(content: &str, mut i: usize) -> std::result::Result<(Color, usize)
     Ok((side, i))
 }
 
-/// What follows the side to move: `MOVE:SCORE` pairs, or one score alone.
-type Values = (Vec<(Square, i32)>, Option<i32>);
+/// What follows the side to move: `MOVE:SCORE` pairs, or one score alone, and a window.
+#[derive(Default)]
+struct Values {
+    expected: Vec<(Square, i32)>,
+    alone: Option<i32>,
+    window: Option<(i32, i32)>,
+}
 
 /// The `;MOVE:SCORE` pairs from byte `i` to the end: each move legal on `board`, listed
 /// once, its score a disc difference. Or, instead of pairs, one score alone (`; +12;`).
+/// Beside either, at most one `window A,B` field.
 fn parse_pairs(content: &str, i: usize, board: &Board) -> std::result::Result<Values, ObfError> {
-    let mut expected: Vec<(Square, i32)> = Vec::new();
-    let mut alone: Option<i32> = None;
+    let mut values = Values::default();
     if i == content.len() {
-        return Ok((expected, alone));
+        return Ok(values);
     }
     if content.as_bytes()[i] != b';' {
         return Err(ObfError::Trailing {
@@ -186,13 +196,21 @@ fn parse_pairs(content: &str, i: usize, board: &Board) -> std::result::Result<Va
             column,
             found: pair.to_string(),
         };
+        if let Some(edges) = pair.strip_prefix(WINDOW_FIELD) {
+            if values.window.is_some() {
+                return Err(ObfError::ExtraWindow { column });
+            }
+            values.window = Some(parse_window(edges, column, pair)?);
+            continue;
+        }
+        let (expected, alone) = (&mut values.expected, &mut values.alone);
         // A field without a move is a score alone, the line's only value.
         let Some((mv, score)) = pair.split_once(':') else {
             let score = parse_score(pair, column).ok_or_else(bad)??;
             if alone.is_some() || !expected.is_empty() {
                 return Err(ObfError::ExtraScore { column });
             }
-            alone = Some(score);
+            *alone = Some(score);
             continue;
         };
         if alone.is_some() {
@@ -214,7 +232,34 @@ fn parse_pairs(content: &str, i: usize, board: &Board) -> std::result::Result<Va
         }
         expected.push((sq, score));
     }
-    Ok((expected, alone))
+    Ok(values)
+}
+
+/// The word that starts a line's window field: `window -3,3`.
+pub const WINDOW_FIELD: &str = "window";
+
+/// The edges of a window field after its word (` -3,3`): two scores, the first below
+/// the second. `field` is the whole field, for the error.
+fn parse_window(
+    edges: &str,
+    column: usize,
+    field: &str,
+) -> std::result::Result<(i32, i32), ObfError> {
+    let bad = || ObfError::BadWindow {
+        column,
+        found: field.to_string(),
+    };
+    // The word stands alone: `windows` or `window-3,3` is not this field.
+    if !edges.starts_with(char::is_whitespace) {
+        return Err(bad());
+    }
+    let (a, b) = edges.trim().split_once(',').ok_or_else(bad)?;
+    let score = |t: &str| parse_score(t.trim(), column).and_then(|s| s.ok());
+    let (alpha, beta) = (score(a).ok_or_else(bad)?, score(b).ok_or_else(bad)?);
+    if alpha >= beta {
+        return Err(bad());
+    }
+    Ok((alpha, beta))
 }
 
 /// A score: one optional sign, then digits only (`++4` and `+-4` are typos, not scores),
@@ -492,6 +537,52 @@ mod tests {
                 "{typo}"
             );
         }
+    }
+
+    /// A window field (`; window -3,3;`) beside the values or alone; one per line, two
+    /// scores in order.
+    #[test]
+    fn a_window_field() {
+        let board = &FFO1[..64];
+        for (tail, window, score) in [
+            ("; window -3,3;", (-3, 3), None),
+            (";window +1,+9", (1, 9), None),
+            ("; +18; window  17 , 19 ;", (17, 19), Some(18)),
+            ("; window -64,64; +0;", (-64, 64), Some(0)),
+        ] {
+            let r = parse_obf_line(&format!("{board} X{tail}"))
+                .unwrap()
+                .unwrap();
+            assert_eq!((r.window, r.score), (Some(window), score), "{tail}");
+        }
+        let r = parse_obf_line(&format!("{} ; window 0,1;", FFO1.trim_end_matches(';')))
+            .unwrap()
+            .unwrap();
+        assert_eq!((r.window, r.expected.len()), (Some((0, 1)), 3));
+        assert_eq!(parse_obf_line(FFO1).unwrap().unwrap().window, None);
+        for bad in [
+            "window 3,3",
+            "window 4,-2",
+            "window -65,0",
+            "window 0,65",
+            "window 1",
+            "window a,b",
+            "window",
+            "windows 1,2",
+            "window1,2",
+        ] {
+            assert!(
+                matches!(
+                    parse_obf_line(&format!("{board} X; {bad};")).unwrap_err(),
+                    ObfError::BadWindow { column: 69, .. }
+                ),
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            parse_obf_line(&format!("{board} X; window 1,2; window 1,2;")).unwrap_err(),
+            ObfError::ExtraWindow { column: 81 }
+        );
     }
 
     #[test]

@@ -43,7 +43,9 @@ pub(crate) enum Command {
     /// selectivity level; per level and band of empties, the share of exact scores and of
     /// best moves, the mean score error, and nodes and time against the exact solve.
     Calibrate(CalibrateArgs),
-    /// Join batch CSVs: each position once per mode; disagreeing rows are reported (exit 1).
+    /// Join batch CSVs: a position's solves (of any mode and window) intersect their bounds,
+    /// keeping the rows that prove them (an exact row settles the rest); labels once per
+    /// depth; rows that contradict are reported as conflicts (exit 1).
     Merge {
         /// Batch CSVs.
         #[arg(required = true, value_name = "CSV")]
@@ -369,7 +371,8 @@ pub(crate) struct CalibrateArgs {
 #[command(mut_arg("selectivity", |a| a.hide(true)))]
 pub(crate) struct BatchArgs {
     /// OBF input files (regular files, streamed twice: to count, then to solve; positions
-    /// may repeat).
+    /// may repeat). A line may give its own window (`...X; window -3,3;`), solved with it
+    /// instead of the run's mode; one position with two windows is two rows.
     #[arg(required = true, value_name = "IN")]
     pub(crate) inputs: Vec<PathBuf>,
     /// Output CSV: created, or appended to after skipping the positions it already holds;

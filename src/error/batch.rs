@@ -26,6 +26,18 @@ pub enum BatchError {
     /// Labels asked of a search deeper than [`crate::batch::MAX_LABEL_DEPTH`].
     #[error("batch: --label-depth {0}: at most 12 (a search without a table grows fast)")]
     LabelDepth(u32),
+    /// A line that gives a window in a label run: labels are depth-limited values, not
+    /// solves, and answer no window.
+    #[error(
+        "{}:{line}: a window line in a label run (--label-depth labels without windows; solve windows with a batch without it)",
+        path.display()
+    )]
+    WindowInLabels {
+        /// The input file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+    },
     /// Labels asked for with no evaluation to search with.
     #[error("batch: --label-depth needs the evaluation, and no weights are loaded")]
     NoEvaluation,

@@ -416,6 +416,7 @@ mod tests {
             position,
             expected,
             score: None,
+            window: None,
         };
         let mut solver = crate::search::Solver::new(crate::search::SolverOptions {
             hash_mb: 1,
