@@ -22,6 +22,7 @@ pub mod eval;
 pub mod games;
 pub mod interrupt;
 pub mod progress;
+pub mod prove;
 pub mod results;
 pub mod search;
 pub mod settings;

@@ -70,6 +70,7 @@ fn run(command: Command, stdout: &mut std::io::Stdout) -> finale::Result<ExitCod
             commands::run_bench(t.running, threads.oversubscribe, stdout).map(|_| ExitCode::SUCCESS)
         }
         Command::Batch(args) => batch(args, stdout),
+        Command::Prove(args) => prove(args, stdout),
         Command::Calibrate(args) => calibrate(args, stdout),
         Command::Report { files, svg, force } => {
             let stop = on_signals()?;

@@ -196,3 +196,6 @@ pub const SPLIT_CHECK_INTERVAL: u64 = 256;
 
 /// Default transposition table size in MB; larger tables save nodes ([results/deep/](../results/deep/README.md)).
 pub const DEFAULT_HASH_MB: usize = 256;
+
+/// `prove`'s default frontier, this many empties below the root (at least 18); not yet measured at depth ([results/proofs/](../results/proofs/README.md)).
+pub const PROVE_FRONTIER_BELOW: u32 = 6;

@@ -1,6 +1,7 @@
 //! Overnight batches: resumable, sharded solving (or labelling by a depth-limited search)
 //! of many positions into one CSV, and the merging of several such CSVs.
 
+pub mod bounds;
 mod depth_label;
 mod input;
 pub mod merge;

@@ -43,6 +43,12 @@ pub(crate) enum Command {
     /// selectivity level; per level and band of empties, the share of exact scores and of
     /// best moves, the mean score error, and nodes and time against the exact solve.
     Calibrate(CalibrateArgs),
+    /// Prove one deep position's exact value (or a bound, --window; wld is -1,1) by
+    /// splitting it into leaves of --frontier empties, solved with windows in rounds (by
+    /// this command, or by batches on any machines with --plan-only), their bounds
+    /// combined up the tree; resumable. `--check` derives the bounds again from the leaf
+    /// rows alone. The last line is `bounds L U`.
+    Prove(ProveArgs),
     /// Join batch CSVs: a position's solves (of any mode and window) intersect their bounds,
     /// keeping the rows that prove them (an exact row settles the rest); labels once per
     /// depth; rows that contradict are reported as conflicts (exit 1).
@@ -279,6 +285,45 @@ impl CommonArgs {
             search: self.search.options()?,
         })
     }
+}
+
+#[derive(Args)]
+pub(crate) struct ProveArgs {
+    /// The position, an OBF line (as for solve); may be left out when --dir holds a proof.
+    #[arg(allow_hyphen_values = true, value_name = "POSITION")]
+    pub(crate) position: Option<String>,
+    /// The rest of the OBF line when given as several words.
+    #[arg(requires = "position", hide = true)]
+    pub(crate) more: Vec<String>,
+    /// Moves from the start position, e.g. f5d6c3d3c4.
+    #[arg(long, value_name = "SEQ", value_parser = parse_move_sequence, conflicts_with = "position")]
+    pub(crate) moves: Option<String>,
+    /// The work folder: what it proves, the rounds' leaves, every CSV of leaf rows.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) dir: PathBuf,
+    /// Leaves have at most F empties (default: the position's empties less 6, at least
+    /// 18, at most its own).
+    #[arg(long, value_name = "F")]
+    pub(crate) frontier: Option<u32>,
+    /// Leaves solved at once, one thread and one table each (default: all cores).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub(crate) threads: Option<usize>,
+    /// Plan the next round and stop: solve its leaves elsewhere (finale batch, sharded),
+    /// put their CSVs in --dir, and run again.
+    #[arg(long)]
+    pub(crate) plan_only: bool,
+    /// Derive the root's bounds again from --dir's leaf rows (the proof is not extended).
+    #[arg(long, conflicts_with_all = ["position", "moves", "plan_only", "frontier"])]
+    pub(crate) check: bool,
+    /// With --check: solve this many leaves again, each with its window, and check they
+    /// agree with their rows.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]
+    pub(crate) sample: usize,
+    /// No progress bar.
+    #[arg(long)]
+    pub(crate) no_progress: bool,
+    #[command(flatten)]
+    pub(crate) common: CommonArgs,
 }
 
 #[derive(Args)]

@@ -230,6 +230,71 @@ pub(crate) fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<Exi
     })
 }
 
+pub(crate) fn prove(args: ProveArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    let search = args.common.search.options()?;
+    if args.check {
+        let c =
+            finale::prove::run_check(&args.dir, args.sample, args.common.hash_mb, &search, out)?;
+        return Ok(if c.answered {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
+    let spec = prove_spec(&args)?;
+    let options = finale::prove::ProveOptions {
+        dir: args.dir,
+        spec,
+        threads: Threads::workers(args.threads).running,
+        hash_mb: args.common.hash_mb,
+        search,
+        plan_only: args.plan_only,
+        progress: !args.no_progress,
+        interrupt: on_signals()?,
+    };
+    let summary = finale::prove::run_prove(&options, out)?;
+    if let Some(cause) = summary.stopped {
+        eprintln!(
+            "error: prove stopped by {cause}: the leaves in progress were given up; {} is valid, \
+             run the same command to resume",
+            options.dir.display()
+        );
+        return Ok(ExitCode::from(options.interrupt.exit_code()));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `prove` is asked to prove: `None` when no position is given (the folder's).
+fn prove_spec(args: &ProveArgs) -> finale::Result<Option<finale::prove::Spec>> {
+    let root = match (&args.moves, &args.position) {
+        (Some(seq), _) => finale::board::parse_moves(seq)?,
+        (None, Some(first)) => {
+            let words: Vec<&str> = std::iter::once(first.as_str())
+                .chain(args.more.iter().map(String::as_str))
+                .collect();
+            finale::board::parse_position(&words.join(" "), "argument")?.position
+        }
+        (None, None) => return Ok(None),
+    };
+    let window = match args.common.mode() {
+        finale::search::Mode::All => {
+            return Err(finale::error::RequestError::ProveAll.into());
+        }
+        mode => mode.window(),
+    };
+    let empties = root.board.empty_count();
+    let frontier = args.frontier.unwrap_or_else(|| {
+        empties
+            .saturating_sub(finale::settings::PROVE_FRONTIER_BELOW)
+            .max(18)
+    });
+    Ok(Some(finale::prove::Spec {
+        root,
+        frontier: frontier.min(empties),
+        window,
+    }))
+}
+
 pub(crate) fn generate(
     seed: u64,
     count: usize,

@@ -30,6 +30,9 @@ pub(crate) fn files(command: &Command) -> Files {
             .read_all("--labels", a.labels.iter().map(|p| p.as_path()))
             .read_opt("--eval", a.eval.as_deref())
             .write("--csv", &a.csv, Write::Append),
+        Command::Prove(a) => Files::of("prove")
+            .work_directory("--dir", &a.dir)
+            .read_opt("--eval", a.common.search.eval.as_deref()),
         Command::Merge { inputs, out, force } => Files::of("merge")
             .read_all("input", inputs.iter().map(|p| p.as_path()))
             .write("--out", out, Write::ReplaceIfForced { force: *force }),

@@ -45,6 +45,8 @@ enum Read {
     Whole,
     /// A directory whose files are read.
     Directory,
+    /// A directory the command reads and writes in, made when missing.
+    Work,
 }
 
 #[derive(Clone, Debug)]
@@ -130,6 +132,17 @@ impl Files {
         self
     }
 
+    /// A work directory, whose files the command reads and writes (it must be one, or not
+    /// exist yet: the command makes it).
+    pub fn work_directory(mut self, label: impl Into<String>, path: &Path) -> Files {
+        self.inputs.push(Input {
+            label: label.into(),
+            path: path.to_path_buf(),
+            read: Read::Work,
+        });
+        self
+    }
+
     /// An output, written as `write` says.
     pub fn write(mut self, label: impl Into<String>, path: &Path, write: Write) -> Files {
         self.outputs.push(Output {
@@ -172,7 +185,7 @@ impl Files {
         let inputs = self.inputs.iter().map(|i| {
             let role = match i.read {
                 Read::Whole => Role::Read,
-                Read::Directory => Role::ReadDirectory,
+                Read::Directory | Read::Work => Role::ReadDirectory,
             };
             (i.label.as_str(), i.path.as_path(), role)
         });
@@ -218,7 +231,7 @@ impl Files {
                 "not a regular file ({}); it is read whole: save it to a file first",
                 kind(m.file_type())
             ))),
-            (Read::Directory, Ok(m)) if !m.is_dir() => {
+            (Read::Directory | Read::Work, Ok(m)) if !m.is_dir() => {
                 Err(refuse(format!("not a directory ({})", kind(m.file_type()))))
             }
             (Read::Directory, Err(_)) => Err(refuse("no such directory".into())),

@@ -5,6 +5,7 @@ use thiserror::Error;
 
 mod batch;
 mod commands;
+mod prove;
 mod results;
 mod train;
 
@@ -13,6 +14,7 @@ pub use batch::BatchError;
 pub use commands::{
     CalibrateError, CompareError, ExactLabelsError, GamesError, RequestError, SuiteError,
 };
+pub use prove::ProveError;
 pub use results::ResultsError;
 pub use train::TrainError;
 
@@ -70,6 +72,9 @@ pub enum Error {
     /// A batch, merge or shard error.
     #[error(transparent)]
     Batch(#[from] BatchError),
+    /// A proof error.
+    #[error(transparent)]
+    Prove(#[from] ProveError),
     /// A long command stopped by SIGINT or SIGTERM, having kept what it says.
     #[error(transparent)]
     Stopped(#[from] crate::interrupt::Stopped),

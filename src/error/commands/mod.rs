@@ -19,6 +19,9 @@ use thiserror::Error;
 /// A request finale cannot serve.
 #[derive(Debug, Error)]
 pub enum RequestError {
+    /// `prove --mode all`: a proof proves one value or bound, not every move's.
+    #[error("prove: --mode all is not a proof (prove the exact value, wld, or a --window)")]
+    ProveAll,
     /// `perft` deeper than it is allowed to run.
     #[error("perft depth {depth} is out of range (0..={max})")]
     PerftDepth {

@@ -1,0 +1,161 @@
+//! `finale prove --check DIR`: the root's bounds derived again from the leaf rows alone,
+//! by a plain minimax of bounds over the tree the folder records, with none of the
+//! planner's goals: a position's lower bound is the best of its moves' negated upper
+//! bounds, its upper bound the best of their negated lower bounds; a leaf's bounds are
+//! its rows'; a finished game's its score; anything the tree does not expand -64..64.
+//! A sample of leaves can be solved again, each with its window, to agree with its rows.
+
+use super::folder::{Folder, read_leaves};
+use super::known::Known;
+use super::tree::{Node, follow, node};
+use crate::board::Position;
+use crate::board::key::{key_hex, position_key};
+use crate::error::{Error, ProveError, Result};
+use crate::search::{Mode, SearchOptions, Solver, SolverOptions};
+use std::collections::{HashMap, HashSet};
+use std::io::Write;
+use std::path::Path;
+
+/// What a check found.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CheckSummary {
+    /// The root's bounds, from the rows alone.
+    pub bounds: (i32, i32),
+    /// True when they answer the folder's window.
+    pub answered: bool,
+    /// Positions the tree expands.
+    pub tree: usize,
+    /// Leaves solved again (all agreed).
+    pub resolved: usize,
+}
+
+/// Checks the proof in `dir`, solving `sample` of its leaves again (one thread each,
+/// `hash_mb` tables, `search` switches); prints the result and, last, `bounds L U`.
+pub fn run_check(
+    dir: &Path,
+    sample: usize,
+    hash_mb: usize,
+    search: &SearchOptions,
+    out: &mut impl Write,
+) -> Result<CheckSummary> {
+    let (folder, spec) = Folder::open(dir, None)?;
+    let known = Known::read(&folder.csvs()?)?;
+    let mut expanded = HashSet::new();
+    for path in folder.read_tree()? {
+        if let Some(p) = follow(&spec.root, &path) {
+            expanded.insert(position_key(&p));
+        }
+    }
+    let mut derive = Derive {
+        known: &known,
+        expanded: &expanded,
+        frontier: spec.frontier,
+        memo: HashMap::new(),
+    };
+    let bounds = derive.bounds(&spec.root, true);
+    let resolved = resolve_sample(&folder, &known, sample, hash_mb, search)?;
+    let answered = spec.window.answered_by(bounds.0, bounds.1);
+    writeln!(
+        out,
+        "check  tree {}  leaf positions {}  re-solved {resolved} (agree)  {}",
+        expanded.len(),
+        known.positions(),
+        if answered { "proven" } else { "not proven" }
+    )
+    .and_then(|()| writeln!(out, "bounds {} {}", bounds.0, bounds.1))
+    .map_err(Error::Output)?;
+    Ok(CheckSummary {
+        bounds,
+        answered,
+        tree: expanded.len(),
+        resolved,
+    })
+}
+
+/// The minimax of bounds.
+struct Derive<'a> {
+    known: &'a Known,
+    expanded: &'a HashSet<u64>,
+    frontier: u32,
+    memo: HashMap<u64, (i32, i32)>,
+}
+
+impl Derive<'_> {
+    /// The bounds on `p`'s value for its side to move; `open` when the tree expands it
+    /// (a position after a forced pass is expanded with the position before it).
+    fn bounds(&mut self, p: &Position, open: bool) -> (i32, i32) {
+        let key = position_key(p);
+        if let Some(&b) = self.memo.get(&key) {
+            return b;
+        }
+        let b = match node(p) {
+            Node::Over(score) => (score, score),
+            _ if p.board.empty_count() <= self.frontier => self.known.get(key).unwrap_or((-64, 64)),
+            _ if !open => (-64, 64),
+            Node::Pass(q) => negated(self.bounds(&q, true)),
+            Node::Moves(moves) => {
+                let mut best = (-64, -64);
+                for (_, q) in moves {
+                    let child = self.expanded.contains(&position_key(&q));
+                    let (l, u) = negated(self.bounds(&q, child));
+                    best = (best.0.max(l), best.1.max(u));
+                }
+                best
+            }
+        };
+        self.memo.insert(key, b);
+        b
+    }
+}
+
+/// Bounds on minus a value.
+fn negated((l, u): (i32, i32)) -> (i32, i32) {
+    (-u, -l)
+}
+
+/// Solves `sample` leaves (spread over the rounds by a fixed stride) again and checks
+/// that each new answer's bounds meet its rows'; returns how many were solved.
+fn resolve_sample(
+    folder: &Folder,
+    known: &Known,
+    sample: usize,
+    hash_mb: usize,
+    search: &SearchOptions,
+) -> Result<usize> {
+    if sample == 0 {
+        return Ok(0);
+    }
+    let mut leaves = Vec::new();
+    for round in folder.rounds()? {
+        leaves.extend(read_leaves(&round)?);
+    }
+    leaves.retain(|l| known.get(position_key(&l.position)).is_some());
+    let stride = (leaves.len() / sample.min(leaves.len()).max(1)).max(1);
+    let mut solver = Solver::new(SolverOptions {
+        hash_mb,
+        search: search.clone(),
+        threads: 1,
+        oversubscribe: false,
+    });
+    let mut solved = 0;
+    // A fixed stride through the list: spread over the rounds, the same on every run.
+    for leaf in leaves.iter().step_by(stride).take(sample) {
+        solver.clear();
+        let r = solver.solve(leaf.position.board, Mode::Window(leaf.window));
+        let key = position_key(&leaf.position);
+        let (lower, upper) = known.get(key).unwrap_or((-64, 64));
+        if r.lower > upper || r.upper < lower {
+            return Err(ProveError::Resolved {
+                key: key_hex(key),
+                window: leaf.window.to_string(),
+                lower,
+                upper,
+                again_lower: r.lower,
+                again_upper: r.upper,
+            }
+            .into());
+        }
+        solved += 1;
+    }
+    Ok(solved)
+}

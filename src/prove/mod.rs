@@ -1,0 +1,18 @@
+//! Proofs of one deep position split into leaves that any number of machines solve:
+//! the tree grown down to a frontier of empties, the leaves a proof needs chosen by
+//! predictions and solved with windows (as batches), their bounds combined back up,
+//! round after round until the root is proven; and a check that derives the root's
+//! bounds again from the leaf rows alone.
+
+mod check;
+mod folder;
+mod goal;
+mod known;
+mod plan;
+mod predict;
+mod run;
+mod tree;
+
+pub use check::{CheckSummary, run_check};
+pub use folder::Spec;
+pub use run::{EXACT, PREDICT_DEPTH, ProveOptions, ProveSummary, run_prove};

@@ -1,0 +1,261 @@
+//! Planning a round: from what the leaf rows prove, the goals the root can already be
+//! shown to meet or miss, and the leaves (each with the window that decides its goal)
+//! that the next step needs.
+//!
+//! A goal on a position is a bound on its value. `>= b` needs one move whose position
+//! is `<= -b`; the moves are tried best predicted first, and the next is taken only once
+//! the first is refuted. `<= a` needs every move's position `>= -a`. A position of
+//! at most `frontier` empties is a leaf: its goal goes out as a window solve. The root
+//! aims its goals at the predicted value inside what is proven so far, until the bounds
+//! answer the window asked (both equal, for an exact value).
+
+use super::goal::{Goal, even, joined};
+use super::known::Known;
+use super::predict::Predictor;
+use super::tree::{Node, node};
+use crate::board::key::position_key;
+use crate::board::{Position, Square};
+use crate::search::Window;
+use std::collections::HashMap;
+
+/// A position whose solve the proof needs, with the window that decides its goals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leaf {
+    /// The position.
+    pub position: Position,
+    /// The window of its solve.
+    pub window: Window,
+    /// The moves from the root that reach it (passes not written).
+    pub path: Vec<Square>,
+}
+
+/// What planning found.
+pub struct Plan {
+    /// What the decided goals prove of the root's value: lower and upper bounds.
+    pub bounds: (i32, i32),
+    /// Leaves to solve next; none once the bounds answer the window asked.
+    pub leaves: Vec<Leaf>,
+    /// The moves from the root of every position it expanded (their children were
+    /// looked at): the tree a check re-derives the bounds on.
+    pub tree: Vec<Vec<Square>>,
+}
+
+/// Whether a goal holds, fails, or waits on leaves. A decided goal carries the bound it
+/// proved in its own direction (fail-soft): for `>= b`, the lower bound when it holds and
+/// the upper when it fails; for `<= a`, the upper when it holds and the lower when it
+/// fails. Leaves' window solves prove tight bounds, so the root's bounds jump to them
+/// instead of stepping by 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Holds(i32),
+    Fails(i32),
+    Open,
+}
+
+impl Status {
+    /// `goal`'s status given bounds `lower..=upper` that decide it.
+    fn of(goal: Goal, (lower, upper): (i32, i32)) -> Option<Status> {
+        let holds = goal.decided_by((lower, upper))?;
+        Some(match (goal, holds) {
+            (Goal::AtLeast(_), true) | (Goal::AtMost(_), false) => Status::from(holds, lower),
+            (Goal::AtLeast(_), false) | (Goal::AtMost(_), true) => Status::from(holds, upper),
+        })
+    }
+
+    fn from(holds: bool, bound: i32) -> Status {
+        if holds {
+            Status::Holds(bound)
+        } else {
+            Status::Fails(bound)
+        }
+    }
+
+    /// A child's status as its parent sees it: the child's value negated.
+    fn negated(self) -> Status {
+        match self {
+            Status::Holds(x) => Status::Holds(-x),
+            Status::Fails(x) => Status::Fails(-x),
+            Status::Open => Status::Open,
+        }
+    }
+}
+
+/// A `>=` goal opens at most 2 to this power moves at once (after that many refuted).
+const OPEN_MOVES_LOG2: u32 = 3;
+
+/// Root goals tried in one plan at most: each decided one narrows the bounds, which
+/// are 64 even values wide.
+const MAX_ROOT_GOALS: usize = 200;
+
+/// Plans the proof of `root` for `target` (the full window for an exact value) from
+/// what `known` proves, with leaves at `frontier` empties or fewer.
+pub fn plan(
+    root: &Position,
+    target: Window,
+    known: &Known,
+    frontier: u32,
+    predictor: &mut Predictor,
+) -> Plan {
+    let mut planner = Planner {
+        known,
+        frontier,
+        predictor,
+        memo: HashMap::new(),
+        leaves: Vec::new(),
+        leaf_at: HashMap::new(),
+        tree: Vec::new(),
+        path: Vec::new(),
+    };
+    let mut bounds = (-64, 64);
+    for _ in 0..MAX_ROOT_GOALS {
+        if target.answered_by(bounds.0, bounds.1) {
+            break;
+        }
+        let aim = planner.predictor.score(root).clamp(bounds.0, bounds.1);
+        let mut open = false;
+        for goal in root_goals(target, aim, bounds) {
+            match planner.need(*root, goal) {
+                Status::Open => open = true,
+                decided => bounds = narrowed(bounds, goal, decided),
+            }
+        }
+        if open {
+            break;
+        }
+    }
+    Plan {
+        bounds,
+        leaves: planner.leaves,
+        tree: planner.tree,
+    }
+}
+
+/// The goals to try at the root: the window's edge when the aim is beyond it, else the
+/// aim from both sides (those not proven already).
+fn root_goals(target: Window, aim: i32, (lower, upper): (i32, i32)) -> Vec<Goal> {
+    if aim <= target.alpha() {
+        vec![Goal::AtMost(target.alpha())]
+    } else if aim >= target.beta() {
+        vec![Goal::AtLeast(target.beta())]
+    } else {
+        let mut goals = Vec::new();
+        if aim > lower {
+            goals.push(Goal::AtLeast(aim));
+        }
+        if aim < upper {
+            goals.push(Goal::AtMost(aim));
+        }
+        goals
+    }
+}
+
+/// `bounds` after `goal` was decided as `status` says, rounded to even values.
+fn narrowed((lower, upper): (i32, i32), goal: Goal, status: Status) -> (i32, i32) {
+    let (l, u) = match (goal, status) {
+        (Goal::AtLeast(_), Status::Holds(x)) | (Goal::AtMost(_), Status::Fails(x)) => (x, 64),
+        (Goal::AtLeast(_), Status::Fails(x)) | (Goal::AtMost(_), Status::Holds(x)) => (-64, x),
+        (_, Status::Open) => (-64, 64),
+    };
+    even((lower.max(l), upper.min(u)))
+}
+
+/// The walk of one plan.
+struct Planner<'a, 'e> {
+    known: &'a Known,
+    frontier: u32,
+    predictor: &'a mut Predictor<'e>,
+    /// Goals already decided or waiting, by position key.
+    memo: HashMap<(u64, Goal), Status>,
+    leaves: Vec<Leaf>,
+    /// Where each leaf's position is in `leaves`, by key.
+    leaf_at: HashMap<u64, usize>,
+    tree: Vec<Vec<Square>>,
+    /// The moves from the root to the position being looked at.
+    path: Vec<Square>,
+}
+
+impl Planner<'_, '_> {
+    /// Whether `p` meets `goal`, or which leaves that waits on (added to the plan).
+    fn need(&mut self, p: Position, goal: Goal) -> Status {
+        let key = position_key(&p);
+        let proven = self.known.get(key).unwrap_or((-64, 64));
+        if let Some(s) = Status::of(goal, proven) {
+            return s;
+        }
+        if let Some(&s) = self.memo.get(&(key, goal)) {
+            return s;
+        }
+        let s = match node(&p) {
+            Node::Over(score) => Status::of(goal, (score, score)).unwrap_or(Status::Open),
+            _ if p.board.empty_count() <= self.frontier => self.leaf(p, key, goal),
+            Node::Pass(q) => {
+                self.tree.push(self.path.clone());
+                self.need(q, goal.for_child()).negated()
+            }
+            Node::Moves(moves) => {
+                self.tree.push(self.path.clone());
+                self.moves(moves, goal)
+            }
+        };
+        self.memo.insert((key, goal), s);
+        s
+    }
+
+    /// Adds the leaf `p` for `goal`, joining the window of a leaf already planned.
+    fn leaf(&mut self, p: Position, key: u64, goal: Goal) -> Status {
+        // Undecided by -64..64, so the goal has a window.
+        let Some(window) = goal.window() else {
+            return Status::Open;
+        };
+        match self.leaf_at.get(&key) {
+            Some(&i) => self.leaves[i].window = joined(self.leaves[i].window, window),
+            None => {
+                self.leaf_at.insert(key, self.leaves.len());
+                self.leaves.push(Leaf {
+                    position: p,
+                    window,
+                    path: self.path.clone(),
+                });
+            }
+        }
+        Status::Open
+    }
+
+    /// `goal` at a position with `moves`: one move for `>=`, every move for `<=`, the
+    /// best predicted (lowest value for the opponent) first.
+    fn moves(&mut self, moves: Vec<(Square, Position)>, goal: Goal) -> Status {
+        let mut ordered: Vec<(i32, Square, Position)> = moves
+            .into_iter()
+            .map(|(sq, q)| (self.predictor.value(&q), sq, q))
+            .collect();
+        ordered.sort_by_key(|&(v, sq, _)| (v, sq.index()));
+        let child = goal.for_child();
+        // `>=`: one move that holds; `<=`: every move. Either way the parent's bound is
+        // the best of what the children decided. A `>=` waits on one move at a time
+        // while the predictions hold; each move its rows refuted doubles the moves it
+        // opens at once, so that bad predictions cost rounds in log2, not one each.
+        let any = matches!(goal, Goal::AtLeast(_));
+        let (mut open, mut best, mut refuted) = (0u32, -64, 0u32);
+        for (_, sq, q) in ordered {
+            if any && open > 0 && open >= 1 << refuted.min(OPEN_MOVES_LOG2) {
+                break;
+            }
+            self.path.push(sq);
+            let s = self.need(q, child).negated();
+            self.path.pop();
+            match (any, s) {
+                (true, Status::Holds(_)) | (false, Status::Fails(_)) => return s,
+                (_, Status::Open) => open += 1,
+                (_, Status::Holds(x)) | (_, Status::Fails(x)) => {
+                    best = best.max(x);
+                    refuted += u32::from(any);
+                }
+            }
+        }
+        match (open > 0, any) {
+            (true, _) => Status::Open,
+            (false, true) => Status::Fails(best),
+            (false, false) => Status::Holds(best),
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! `finale prove`: rounds of planning and solving until the root's bounds answer the
+//! window asked. Each round's leaves go out as a batch file; this command solves them
+//! itself (`threads` leaves at once), or leaves them to other machines (`plan_only`),
+//! whose CSVs, put in the folder, the next run reads. Every round resumes: the rows
+//! written stay, a killed run loses the leaves in progress only.
+
+use super::folder::{Folder, Spec};
+use super::known::Known;
+use super::plan::plan;
+use super::predict::Predictor;
+use crate::batch::{BatchOptions, Shard, run_batch};
+use crate::error::{Error, ProveError, Result};
+use crate::interrupt::Interrupt;
+use crate::search::{Mode, SearchOptions, Window};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How to run a proof.
+#[derive(Clone)]
+pub struct ProveOptions {
+    /// The work folder.
+    pub dir: PathBuf,
+    /// The position, the frontier and the window; `None` to take the folder's.
+    pub spec: Option<Spec>,
+    /// Leaves solved at once (one thread each).
+    pub threads: usize,
+    /// Table size per leaf solve, in MB.
+    pub hash_mb: usize,
+    /// The leaves' search switches; its evaluation predicts the values.
+    pub search: SearchOptions,
+    /// Plan the next round and stop: its leaves are solved elsewhere.
+    pub plan_only: bool,
+    /// A progress bar for each round's batch.
+    pub progress: bool,
+    /// Stops the run between or inside rounds (SIGINT, SIGTERM).
+    pub interrupt: Interrupt,
+}
+
+/// What a run of `prove` did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct ProveSummary {
+    /// The root's proven bounds.
+    pub bounds: (i32, i32),
+    /// True when they answer the window asked.
+    pub answered: bool,
+    /// The round last planned.
+    pub rounds: usize,
+    /// Leaf rows read.
+    pub rows: u64,
+    /// Nodes of the leaf rows, all rounds.
+    pub leaf_nodes: u64,
+    /// The most nodes of one leaf row.
+    pub largest_leaf: u64,
+    /// Nodes of this run's predictions.
+    pub predict_nodes: u64,
+    /// What stopped the run, if something did.
+    pub stopped: Option<&'static str>,
+}
+
+/// The depth of the searches that predict values (and order moves).
+pub const PREDICT_DEPTH: u32 = 6;
+
+/// The full window: a proof of the exact value.
+pub const EXACT: Window = Window::FULL;
+
+/// Runs the proof, printing a line per round to `out` and, last, `bounds L U`.
+pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary> {
+    let (folder, spec) = Folder::open(&o.dir, o.spec)?;
+    if spec.frontier == 0 || spec.frontier > 60 {
+        return Err(ProveError::Frontier(spec.frontier).into());
+    }
+    let eval = o.search.eval.0.clone().ok_or(ProveError::NoEvaluation)?;
+    let mut predictor = Predictor::new(&eval, PREDICT_DEPTH);
+    let mut summary = ProveSummary::default();
+    let mut rows_before_batch = None;
+    loop {
+        let known = Known::read(&folder.csvs()?)?;
+        let p = plan(
+            &spec.root,
+            spec.window,
+            &known,
+            spec.frontier,
+            &mut predictor,
+        );
+        folder.write_tree(&p.tree)?;
+        summary.bounds = p.bounds;
+        summary.answered = spec.window.answered_by(p.bounds.0, p.bounds.1);
+        summary.rows = known.rows;
+        summary.leaf_nodes = known.nodes;
+        summary.largest_leaf = known.largest;
+        summary.predict_nodes = predictor.nodes;
+        if p.leaves.is_empty() {
+            return finish(summary, out);
+        }
+        let (round, fresh) = folder.round_for(&p.leaves)?;
+        summary.rounds = round;
+        let (obf, csv) = folder.round_paths(round);
+        if rows_before_batch == Some(known.rows) {
+            return Err(ProveError::NoProgress {
+                path: obf,
+                open: p.leaves.len(),
+            }
+            .into());
+        }
+        writeln!(
+            out,
+            "round {round}{}  leaves {} open  rows {}  nodes {}  bounds {} {}",
+            if fresh { "" } else { " (resumed)" },
+            p.leaves.len(),
+            known.rows,
+            known.nodes + predictor.nodes,
+            p.bounds.0,
+            p.bounds.1
+        )
+        .map_err(Error::Output)?;
+        if o.plan_only {
+            writeln!(
+                out,
+                "leaves in {}: solve them (finale batch, any machines), put the CSVs in {}, run again",
+                obf.display(),
+                o.dir.display()
+            )
+            .map_err(Error::Output)?;
+            return finish(summary, out);
+        }
+        rows_before_batch = Some(known.rows);
+        let batch = run_batch(&leaf_batch(o, obf, csv), &mut std::io::sink())?;
+        if let Some(cause) = batch.stopped {
+            summary.stopped = Some(cause);
+            return finish(summary, out);
+        }
+    }
+}
+
+/// The batch that solves a round's leaves: each line gives its window.
+fn leaf_batch(o: &ProveOptions, obf: PathBuf, csv: PathBuf) -> BatchOptions {
+    BatchOptions {
+        inputs: vec![obf],
+        out: csv,
+        mode: Mode::Exact,
+        label_depth: None,
+        hash_mb: o.hash_mb,
+        threads: o.threads,
+        time_limit: None,
+        shard: Shard::ALL,
+        skip_bad: false,
+        search: o.search.clone(),
+        progress: o.progress,
+        fsync_every: Duration::from_secs(crate::batch::output::BATCH_FSYNC_SECONDS),
+        interrupt: o.interrupt.clone(),
+    }
+}
+
+/// The closing lines: the nodes, and last `bounds L U`.
+fn finish(summary: ProveSummary, out: &mut impl Write) -> Result<ProveSummary> {
+    let s = &summary;
+    writeln!(
+        out,
+        "leaf rows {}  leaf nodes {}  largest leaf {}  prediction nodes {}  {}",
+        s.rows,
+        s.leaf_nodes,
+        s.largest_leaf,
+        s.predict_nodes,
+        if s.answered {
+            "proven"
+        } else {
+            "not yet proven"
+        }
+    )
+    .and_then(|()| writeln!(out, "bounds {} {}", s.bounds.0, s.bounds.1))
+    .map_err(Error::Output)?;
+    Ok(summary)
+}

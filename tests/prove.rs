@@ -1,0 +1,250 @@
+//! `finale prove` against independent values: the naive reference's on random small
+//! positions, the published ones of FFO #1-#5; windows and wld; a round planned here and
+//! solved by an outside batch, a torn row, a damaged folder and a contradiction; and
+//! `--check`, which derives the bounds again from the rows alone.
+
+mod common;
+
+use common::reference::{self as r, Rng};
+use common::run::{finale_ok, one_line_error};
+use finale::prove::{ProveOptions, Spec, run_check, run_prove};
+use finale::search::{EvalRef, SearchOptions, Window};
+use finale::{Color, Position};
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_finale");
+
+fn search() -> SearchOptions {
+    SearchOptions {
+        eval: EvalRef::shipped(),
+        ..SearchOptions::default()
+    }
+}
+
+/// Proves `root` for `window` in `dir` with small tables; the bounds.
+fn prove(dir: &Path, root: Position, frontier: u32, window: Window) -> (i32, i32) {
+    let options = ProveOptions {
+        dir: dir.to_path_buf(),
+        spec: Some(Spec {
+            root,
+            frontier,
+            window,
+        }),
+        threads: 1,
+        hash_mb: 1,
+        search: search(),
+        plan_only: false,
+        progress: false,
+        interrupt: Default::default(),
+    };
+    let summary = run_prove(&options, &mut std::io::sink()).expect("proves");
+    assert!(summary.answered, "{summary:?}");
+    summary.bounds
+}
+
+fn check(dir: &Path) -> (i32, i32) {
+    run_check(dir, 2, 1, &search(), &mut std::io::sink())
+        .expect("checks")
+        .bounds
+}
+
+/// Random positions of 9 and 10 empties proven exactly from a frontier of 5 (the tree
+/// four and five moves deep): the value is the naive minimax's, and the check derives it
+/// again; a window's answer holds the value too.
+#[test]
+fn proofs_agree_with_the_reference() {
+    let mut rng = Rng::new(69);
+    let tmp = tempfile::tempdir().unwrap();
+    for i in 0..24 {
+        let b = r::random_position(&mut rng, 9 + i % 2);
+        let v = r::solve(&b);
+        let root = Position {
+            board: r::to_board(&b),
+            side: Color::Black,
+        };
+        let dir = tmp.path().join(format!("{i}"));
+        assert_eq!(
+            prove(&dir, root, 5, Window::FULL),
+            (v, v),
+            "{}",
+            r::show(&b)
+        );
+        assert_eq!(check(&dir), (v, v), "{}", r::show(&b));
+        let w = Window::new(v.clamp(-63, 64) - 1, (v + 5).min(64)).unwrap();
+        let wdir = tmp.path().join(format!("{i}-window"));
+        let (l, u) = prove(&wdir, root, 5, w);
+        assert!(
+            l <= v && v <= u && w.answered_by(l, u),
+            "{w}: {l}..{u}, value {v}"
+        );
+        assert_eq!(check(&wdir), (l, u));
+    }
+}
+
+/// FFO #1-#5 (14 empties each... see suites/) from a frontier of 10, through the CLI:
+/// the published value, the last line `bounds V V`, and `--check` ends the same way.
+#[test]
+fn ffo_positions_prove_their_published_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("suites/fforum-1-19.obf"),
+    )
+    .unwrap();
+    for (i, line) in text
+        .lines()
+        .filter(|l| !l.starts_with('%'))
+        .take(5)
+        .enumerate()
+    {
+        let record = finale::board::parse_obf_line(line).unwrap().unwrap();
+        let v = record.expected_score().unwrap();
+        let position = line.split(';').next().unwrap();
+        let dir = tmp.path().join(format!("ffo{}", i + 1));
+        let d = dir.to_str().unwrap();
+        let mut args: Vec<&str> = vec!["prove"];
+        args.extend(position.split_whitespace());
+        args.extend([
+            "--dir",
+            d,
+            "--frontier",
+            "10",
+            "--hash-mb",
+            "8",
+            "--no-progress",
+        ]);
+        let out = finale_ok(&args);
+        assert_eq!(
+            out.lines().last().unwrap(),
+            format!("bounds {v} {v}"),
+            "{out}"
+        );
+        let out = finale_ok(&["prove", "--check", "--dir", d, "--sample", "3"]);
+        assert_eq!(
+            out.lines().last().unwrap(),
+            format!("bounds {v} {v}"),
+            "{out}"
+        );
+        assert!(out.contains("re-solved 3 (agree)"), "{out}");
+    }
+}
+
+/// A round planned here and solved elsewhere (`--plan-only`, then `finale batch` into the
+/// folder, its last row torn as by a kill), then the same command again: it reads those
+/// rows, resumes, and proves the value; wld is the window -1,1.
+#[test]
+fn rounds_solved_by_outside_batches_resume() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("wld");
+    let d = dir.to_str().unwrap();
+    // FFO #1: G8 wins by 18, so wld proves a win (lower bound at least 1).
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let prove_args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "prove",
+            ffo1,
+            "--dir",
+            d,
+            "--frontier",
+            "10",
+            "--mode",
+            "wld",
+        ];
+        a.extend(["--hash-mb", "8", "--no-progress"]);
+        a.extend(extra);
+        a
+    };
+    let out = finale_ok(&prove_args(&["--plan-only"]));
+    assert!(out.contains("round 1"), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "bounds -64 64");
+    let round = dir.join("round-001.obf");
+    let rows = dir.join("outside.csv");
+    finale_ok(&[
+        "batch",
+        round.to_str().unwrap(),
+        "--out",
+        rows.to_str().unwrap(),
+        "--hash-mb",
+        "8",
+        "--no-progress",
+    ]);
+    // A row cut short, as a killed batch leaves it: not read, and no error.
+    let mut text = std::fs::read_to_string(&rows).unwrap();
+    text.push_str("1,round-001.obf,10,X,window,+");
+    std::fs::write(&rows, text).unwrap();
+    let out = finale_ok(&prove_args(&[]));
+    let last = out.lines().last().unwrap().to_string();
+    let (l, u) = bounds_of(&last);
+    assert!(l >= 1 && u >= l, "{out}");
+    assert_eq!(
+        finale_ok(&["prove", "--check", "--dir", d]).lines().last(),
+        Some(last.as_str())
+    );
+}
+
+/// The bounds of a `bounds L U` line.
+fn bounds_of(line: &str) -> (i32, i32) {
+    let mut w = line.split_whitespace().skip(1).map(|x| x.parse().unwrap());
+    (w.next().unwrap(), w.next().unwrap())
+}
+
+/// Refusals, one line each: a folder of another proof, a --dir that is a file, no
+/// position for a new folder, and a leaf row that contradicts another.
+#[test]
+fn refusals_and_contradictions_are_one_line_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    let d = dir.to_str().unwrap();
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    finale_ok(&[
+        "prove",
+        ffo1,
+        "--dir",
+        d,
+        "--frontier",
+        "10",
+        "--hash-mb",
+        "8",
+        "--no-progress",
+    ]);
+    let run = |args: &[&str]| Command::new(BIN).args(args).output().unwrap();
+    let o = run(&["prove", ffo1, "--dir", d, "--frontier", "9"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(one_line_error(&o).contains("proves frontier 10, this command asks 9"));
+    let file = tmp.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let o = run(&["prove", ffo1, "--dir", file.to_str().unwrap()]);
+    assert!(one_line_error(&o).contains("not a directory"));
+    let o = run(&["prove", "--dir", tmp.path().join("new").to_str().unwrap()]);
+    assert!(one_line_error(&o).contains("no position given"));
+    // A copy of a leaf row whose score and bounds say 2 more: a contradiction, named.
+    let csv = dir.join("round-001.csv");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let header: Vec<String> = lines[0].split(',').map(String::from).collect();
+    let at = |c: &str| header.iter().position(|h| h == c).unwrap();
+    let mut f: Vec<String> = lines[1].split(',').map(String::from).collect();
+    let (l, u): (i32, i32) = (
+        f[at("lower")].parse().unwrap(),
+        f[at("upper")].parse().unwrap(),
+    );
+    // Bounds beyond the row's, answering its window the other way round.
+    let (a, b): (i32, i32) = (
+        f[at("alpha")].parse().unwrap(),
+        f[at("beta")].parse().unwrap(),
+    );
+    let (nl, nu) = if u <= a { (b, 64) } else { (-64, a) };
+    assert!(nl > u || nu < l, "a contradiction of {l}..{u}");
+    f[at("lower")] = nl.to_string();
+    f[at("upper")] = nu.to_string();
+    f[at("score")] = if u <= a { b.to_string() } else { a.to_string() };
+    lines.truncate(1);
+    lines.push(f.join(","));
+    std::fs::write(dir.join("z-forged.csv"), lines.join("\n") + "\n").unwrap();
+    let o = run(&["prove", "--check", "--dir", d]);
+    let err = one_line_error(&o);
+    assert!(
+        err.contains("z-forged.csv:2") && err.contains("contradiction"),
+        "{err}"
+    );
+}
