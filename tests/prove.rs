@@ -15,6 +15,9 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_finale");
 
+/// A small proof's flags: leaves of 10 empties, 8 MB tables, no bar.
+const SMALL: &[&str] = &["--frontier", "10", "--hash-mb", "8", "--no-progress"];
+
 fn search() -> SearchOptions {
     SearchOptions {
         eval: EvalRef::shipped(),
@@ -104,15 +107,8 @@ fn ffo_positions_prove_their_published_values() {
         let d = dir.to_str().unwrap();
         let mut args: Vec<&str> = vec!["prove"];
         args.extend(position.split_whitespace());
-        args.extend([
-            "--dir",
-            d,
-            "--frontier",
-            "10",
-            "--hash-mb",
-            "8",
-            "--no-progress",
-        ]);
+        args.extend(["--dir", d]);
+        args.extend(SMALL);
         let out = finale_ok(&args);
         assert_eq!(
             out.lines().last().unwrap(),
@@ -196,17 +192,7 @@ fn refusals_and_contradictions_are_one_line_errors() {
     let dir = tmp.path().join("p");
     let d = dir.to_str().unwrap();
     let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
-    finale_ok(&[
-        "prove",
-        ffo1,
-        "--dir",
-        d,
-        "--frontier",
-        "10",
-        "--hash-mb",
-        "8",
-        "--no-progress",
-    ]);
+    finale_ok(&[&["prove", ffo1, "--dir", d], SMALL].concat());
     let run = |args: &[&str]| Command::new(BIN).args(args).output().unwrap();
     let o = run(&["prove", ffo1, "--dir", d, "--frontier", "9"]);
     assert_eq!(o.status.code(), Some(2));
