@@ -197,5 +197,8 @@ pub const SPLIT_CHECK_INTERVAL: u64 = 256;
 /// Default transposition table size in MB; larger tables save nodes ([results/deep/](../results/deep/README.md)).
 pub const DEFAULT_HASH_MB: usize = 256;
 
+/// Index into [`MPC_LEVELS`] of the selective solve that predicts a proof's root and aims its first goals: on FFO #48, 73 % says +20 and 87 % the published +28, at 10.5 M nodes against the exact solve's 44.4 M ([results/proofs/](../results/proofs/README.md)).
+pub const PROVE_ROOT_LEVEL: usize = 1;
+
 /// `prove`'s default frontier, this many empties below the root (at least 18); not yet measured at depth ([results/proofs/](../results/proofs/README.md)).
 pub const PROVE_FRONTIER_BELOW: u32 = 6;

@@ -185,7 +185,8 @@ fn bounds_of(line: &str) -> (i32, i32) {
 }
 
 /// Refusals, one line each: a folder of another proof, a --dir that is a file, no
-/// position for a new folder, and a leaf row that contradicts another.
+/// position for a new folder, a damaged prediction, and a leaf row that contradicts
+/// another.
 #[test]
 fn refusals_and_contradictions_are_one_line_errors() {
     let tmp = tempfile::tempdir().unwrap();
@@ -203,6 +204,19 @@ fn refusals_and_contradictions_are_one_line_errors() {
     assert!(one_line_error(&o).contains("not a directory"));
     let o = run(&["prove", "--dir", tmp.path().join("new").to_str().unwrap()]);
     assert!(one_line_error(&o).contains("no position given"));
+    // The root's recorded prediction, damaged: named, not taken as some score.
+    let prediction = dir.join("prediction.txt");
+    let kept = std::fs::read_to_string(&prediction).unwrap();
+    assert!(kept.lines().any(|l| l.starts_with("score ")), "{kept}");
+    std::fs::write(&prediction, "score ten percent 87 nodes 5\n").unwrap();
+    let o = run(&["prove", "--dir", d]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = one_line_error(&o);
+    assert!(
+        err.contains("prediction.txt") && err.contains("score S"),
+        "{err}"
+    );
+    std::fs::write(&prediction, kept).unwrap();
     // A copy of a leaf row whose score and bounds say 2 more: a contradiction, named.
     let csv = dir.join("round-001.csv");
     let text = std::fs::read_to_string(&csv).unwrap();

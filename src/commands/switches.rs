@@ -25,6 +25,10 @@ pub struct SearchSwitches {
     /// Turn off the narrow first-guess search before exact solves of 20+ empties.
     #[arg(long)]
     pub no_first_guess: bool,
+    /// Turn off the second quick pass (87 %) before exact solves of 25+ empties; the
+    /// first (73 %) still runs.
+    #[arg(long)]
+    pub no_second_guess: bool,
     /// Find every best move (ties), not only one: each other move is proven to reach the
     /// score or to fall short, which can cost far more than the score (FFO #59).
     #[arg(long)]
@@ -102,6 +106,7 @@ impl SearchSwitches {
             stability: !self.no_stability,
             tt: !self.no_tt,
             first_guess: !self.no_first_guess,
+            second_guess: !self.no_second_guess,
             eval: self.eval()?,
             selectivity: self.selectivity,
             ties: self.ties,

@@ -33,6 +33,20 @@ pub struct Folder {
 const SPEC: &str = "prove.txt";
 /// The tree file's name.
 const TREE: &str = "tree.txt";
+/// The root prediction's file name.
+const PREDICTION: &str = "prediction.txt";
+
+/// The root's predicted score, by a selective solve: it aims the first goals and proves
+/// nothing. Kept in the folder so that a resumed run does not search it again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prediction {
+    /// The probable score, in discs.
+    pub score: i32,
+    /// The selectivity of the solve, in percent.
+    pub percent: u8,
+    /// Its nodes.
+    pub nodes: u64,
+}
 
 impl Folder {
     /// Opens `dir` for the proof `asked`: creates it and its description when new; else
@@ -174,6 +188,43 @@ impl Folder {
         }
         self.replace(&self.round_paths(n).0, &text)?;
         Ok((n, true))
+    }
+
+    /// The root's prediction, when a run recorded one.
+    pub fn read_prediction(&self) -> Result<Option<Prediction>> {
+        let path = self.path(PREDICTION);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = read_text(&path)?;
+        let line = text
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with('%'))
+            .unwrap_or("");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let number = |i: usize| words.get(i).and_then(|w| w.parse::<i64>().ok());
+        match (words.as_slice(), number(1), number(3), number(5)) {
+            ([_, _, _, _, _, _], Some(score), Some(percent), Some(nodes))
+                if words[0] == "score" && words[2] == "percent" && words[4] == "nodes" =>
+            {
+                Ok(Some(Prediction {
+                    score: score.clamp(-64, 64) as i32,
+                    percent: percent.clamp(0, 100) as u8,
+                    nodes: nodes.max(0) as u64,
+                }))
+            }
+            _ => Err(damaged(&path, 1, "not 'score S percent P nodes N'")),
+        }
+    }
+
+    /// Records the root's prediction.
+    pub fn write_prediction(&self, p: Prediction) -> Result<()> {
+        let text = format!(
+            "% finale prove: the root's score predicted by a selective solve (it aims the first goals, it proves nothing)\nscore {} percent {} nodes {}\n",
+            p.score, p.percent, p.nodes
+        );
+        self.replace(&self.path(PREDICTION), &text)
     }
 
     /// Records the tree the last plan expanded.

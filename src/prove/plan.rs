@@ -5,10 +5,12 @@
 //! A goal on a position is a bound on its value. `>= b` needs one move whose position
 //! is `<= -b`; the moves are tried best predicted first, and the next is taken only once
 //! the first is refuted. `<= a` needs every move's position `>= -a`. A position of
-//! at most `frontier` empties is a leaf: its goal goes out as a window solve. The root
-//! aims its goals at the predicted value inside what is proven so far, until the bounds
-//! answer the window asked (both equal, for an exact value).
+//! at most `frontier` empties is a leaf: its goal goes out as a window solve (a null
+//! window the first time; exact when a row of it did not decide the goal asked now).
+//! The root aims its goals at its estimated value inside what is proven so far, until
+//! the bounds answer the window asked (both equal, for an exact value).
 
+use super::estimate::Estimator;
 use super::goal::{Goal, even, joined};
 use super::known::Known;
 use super::predict::Predictor;
@@ -16,7 +18,7 @@ use super::tree::{Node, node};
 use crate::board::key::position_key;
 use crate::board::{Position, Square};
 use crate::search::Window;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A position whose solve the proof needs, with the window that decides its goals.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,6 +103,8 @@ pub fn plan(
         frontier,
         predictor,
         memo: HashMap::new(),
+        proven: HashMap::new(),
+        expanded: HashSet::new(),
         leaves: Vec::new(),
         leaf_at: HashMap::new(),
         tree: Vec::new(),
@@ -111,7 +115,7 @@ pub fn plan(
         if target.answered_by(bounds.0, bounds.1) {
             break;
         }
-        let aim = planner.predictor.score(root).clamp(bounds.0, bounds.1);
+        let aim = planner.estimate(root).clamp(bounds.0, bounds.1);
         let mut open = false;
         for goal in root_goals(target, aim, bounds) {
             match planner.need(*root, goal) {
@@ -122,6 +126,11 @@ pub fn plan(
         if open {
             break;
         }
+    }
+    // A goal decided by a later move leaves the leaves of the moves opened before it:
+    // once the bounds answer, none is needed.
+    if target.answered_by(bounds.0, bounds.1) {
+        planner.leaves.clear();
     }
     Plan {
         bounds,
@@ -166,6 +175,10 @@ struct Planner<'a, 'e> {
     predictor: &'a mut Predictor<'e>,
     /// Goals already decided or waiting, by position key.
     memo: HashMap<(u64, Goal), Status>,
+    /// What the decided goals prove of the positions above the leaves, by key.
+    proven: HashMap<u64, (i32, i32)>,
+    /// The positions whose children were looked at.
+    expanded: HashSet<u64>,
     leaves: Vec<Leaf>,
     /// Where each leaf's position is in `leaves`, by key.
     leaf_at: HashMap<u64, usize>,
@@ -174,11 +187,35 @@ struct Planner<'a, 'e> {
     path: Vec<Square>,
 }
 
+/// What the rows and the decided goals prove of the position `key`.
+fn bounds_of(known: &Known, proven: &HashMap<u64, (i32, i32)>, key: u64) -> (i32, i32) {
+    let (l, u) = known.get(key).unwrap_or((-64, 64));
+    let (pl, pu) = proven.get(&key).copied().unwrap_or((-64, 64));
+    (l.max(pl), u.min(pu))
+}
+
 impl Planner<'_, '_> {
+    /// What is proven of the position `key` so far.
+    fn bounds(&self, key: u64) -> (i32, i32) {
+        bounds_of(self.known, &self.proven, key)
+    }
+
+    /// The estimated value of `p` from everything this plan knows.
+    fn estimate(&mut self, p: &Position) -> i32 {
+        let (known, proven) = (self.known, &self.proven);
+        let bounds = |key| bounds_of(known, proven, key);
+        Estimator {
+            bounds: &bounds,
+            expanded: &self.expanded,
+            predictor: &mut *self.predictor,
+        }
+        .value(p)
+    }
+
     /// Whether `p` meets `goal`, or which leaves that waits on (added to the plan).
     fn need(&mut self, p: Position, goal: Goal) -> Status {
         let key = position_key(&p);
-        let proven = self.known.get(key).unwrap_or((-64, 64));
+        let proven = self.bounds(key);
         if let Some(s) = Status::of(goal, proven) {
             return s;
         }
@@ -189,23 +226,41 @@ impl Planner<'_, '_> {
             Node::Over(score) => Status::of(goal, (score, score)).unwrap_or(Status::Open),
             _ if p.board.empty_count() <= self.frontier => self.leaf(p, key, goal),
             Node::Pass(q) => {
-                self.tree.push(self.path.clone());
+                self.expand(key);
                 self.need(q, goal.for_child()).negated()
             }
             Node::Moves(moves) => {
-                self.tree.push(self.path.clone());
+                self.expand(key);
                 self.moves(moves, goal)
             }
         };
+        if s != Status::Open && p.board.empty_count() > self.frontier {
+            let b = narrowed(proven, goal, s);
+            self.proven.insert(key, b);
+        }
         self.memo.insert((key, goal), s);
         s
     }
 
+    /// Records that the position at `self.path` (key `key`) has its children looked at.
+    fn expand(&mut self, key: u64) {
+        if self.expanded.insert(key) {
+            self.tree.push(self.path.clone());
+        }
+    }
+
     /// Adds the leaf `p` for `goal`, joining the window of a leaf already planned.
     fn leaf(&mut self, p: Position, key: u64, goal: Goal) -> Status {
-        // Undecided by -64..64, so the goal has a window.
+        // Undecided by -64..64, so the goal has a window. A leaf asked again (its rows
+        // bound it, but not where this goal needs) is near where the bounds are being
+        // decided: its exact value settles every goal on it.
         let Some(window) = goal.window() else {
             return Status::Open;
+        };
+        let window = if self.known.get(key).is_some() {
+            Window::FULL
+        } else {
+            window
         };
         match self.leaf_at.get(&key) {
             Some(&i) => self.leaves[i].window = joined(self.leaves[i].window, window),
@@ -224,9 +279,14 @@ impl Planner<'_, '_> {
     /// `goal` at a position with `moves`: one move for `>=`, every move for `<=`, the
     /// best predicted (lowest value for the opponent) first.
     fn moves(&mut self, moves: Vec<(Square, Position)>, goal: Goal) -> Status {
-        let mut ordered: Vec<(i32, Square, Position)> = moves
+        // Ordered by the prediction held inside what is proven of each move.
+        let mut ordered: Vec<((i32, i32), Square, Position)> = moves
             .into_iter()
-            .map(|(sq, q)| (self.predictor.value(&q), sq, q))
+            .map(|(sq, q)| {
+                let (lower, upper) = self.bounds(position_key(&q));
+                let discs = self.predictor.score(&q).clamp(lower, upper);
+                ((discs, self.predictor.value(&q)), sq, q)
+            })
             .collect();
         ordered.sort_by_key(|&(v, sq, _)| (v, sq.index()));
         let child = goal.for_child();

@@ -44,10 +44,15 @@ impl<'e> Predictor<'e> {
         v
     }
 
-    /// The predicted value of `p` in even discs, within -64..64: a score to aim a bound at.
+    /// The predicted value of `p` in discs rounded to the nearest even value (scores are
+    /// even), within -64..64: a score to aim a bound at.
     pub fn score(&mut self, p: &Position) -> i32 {
-        let discs = (f64::from(self.value(p)) / f64::from(UNITS_PER_DISC)).round() as i32;
-        let even = discs - discs.rem_euclid(2);
-        even.clamp(-64, 64)
+        let halves = f64::from(self.value(p)) / f64::from(2 * UNITS_PER_DISC);
+        (2 * halves.round() as i32).clamp(-64, 64)
+    }
+
+    /// Takes `discs` as the prediction of `p` (a better one than its own search).
+    pub fn set_score(&mut self, p: &Position, discs: i32) {
+        self.seen.insert(position_key(p), discs * UNITS_PER_DISC);
     }
 }

@@ -4,14 +4,15 @@
 //! whose CSVs, put in the folder, the next run reads. Every round resumes: the rows
 //! written stay, a killed run loses the leaves in progress only.
 
-use super::folder::{Folder, Spec};
+use super::folder::{Folder, Prediction, Spec};
 use super::known::Known;
 use super::plan::plan;
 use super::predict::Predictor;
 use crate::batch::{BatchOptions, Shard, run_batch};
 use crate::error::{Error, ProveError, Result};
 use crate::interrupt::Interrupt;
-use crate::search::{Mode, SearchOptions, Window};
+use crate::search::{Level, Mode, SearchOptions, Solver, SolverOptions, Window};
+use crate::settings::PROVE_ROOT_LEVEL;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -72,6 +73,14 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
     }
     let eval = o.search.eval.0.clone().ok_or(ProveError::NoEvaluation)?;
     let mut predictor = Predictor::new(&eval, PREDICT_DEPTH);
+    let Some(guess) = root_prediction(o, &folder, &spec)? else {
+        let summary = ProveSummary {
+            stopped: o.interrupt.cause(),
+            ..ProveSummary::default()
+        };
+        return finish(summary, out);
+    };
+    predictor.set_score(&spec.root, guess.score);
     let mut summary = ProveSummary::default();
     let mut rows_before_batch = None;
     loop {
@@ -89,7 +98,7 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
         summary.rows = known.rows;
         summary.leaf_nodes = known.nodes;
         summary.largest_leaf = known.largest;
-        summary.predict_nodes = predictor.nodes;
+        summary.predict_nodes = predictor.nodes + guess.nodes;
         if p.leaves.is_empty() {
             return finish(summary, out);
         }
@@ -109,7 +118,7 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
             if fresh { "" } else { " (resumed)" },
             p.leaves.len(),
             known.rows,
-            known.nodes + predictor.nodes,
+            known.nodes + predictor.nodes + guess.nodes,
             p.bounds.0,
             p.bounds.1
         )
@@ -131,6 +140,35 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
             return finish(summary, out);
         }
     }
+}
+
+/// The root's prediction: the folder's, or a selective solve's (recorded there), which
+/// aims the first goals. `None` when a signal stopped the solve.
+fn root_prediction(o: &ProveOptions, folder: &Folder, spec: &Spec) -> Result<Option<Prediction>> {
+    if let Some(p) = folder.read_prediction()? {
+        return Ok(Some(p));
+    }
+    let level = Level::probcut(PROVE_ROOT_LEVEL);
+    let mut solver = Solver::new(SolverOptions {
+        hash_mb: o.hash_mb,
+        search: SearchOptions {
+            selectivity: level,
+            ..o.search.clone()
+        },
+        threads: o.threads.max(1),
+        oversubscribe: false,
+    });
+    solver.set_abort(o.interrupt.flag());
+    let Ok(r) = solver.solve_within(spec.root.board, Mode::Exact, None) else {
+        return Ok(None);
+    };
+    let p = Prediction {
+        score: r.score,
+        percent: level.percent(),
+        nodes: r.nodes,
+    };
+    folder.write_prediction(p)?;
+    Ok(Some(p))
 }
 
 /// The batch that solves a round's leaves: each line gives its window.

@@ -18,6 +18,9 @@ pub struct SearchOptions {
     pub tt: bool,
     /// The narrow first-guess search before exact solves of many empties.
     pub first_guess: bool,
+    /// The second quick pass, at a wider probcut level, before exact solves of many
+    /// empties (after the first guess's).
+    pub second_guess: bool,
     /// The evaluation ordering deep moves and predicting for multi-probcut (none:
     /// fastest-first only, no probcut).
     pub eval: EvalRef,
@@ -79,6 +82,7 @@ impl Default for SearchOptions {
             stability: true,
             tt: true,
             first_guess: true,
+            second_guess: true,
             eval: EvalRef::shipped(),
             selectivity: Level::EXACT,
             ties: false,

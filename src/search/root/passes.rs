@@ -200,7 +200,7 @@ fn probcut_passes(
     let passes = match target.probcut_index() {
         Some(k) if k > MPC_GUESS_LEVEL => vec![MPC_GUESS_LEVEL, k],
         Some(_) => vec![MPC_GUESS_LEVEL],
-        None if n >= MPC_SECOND_GUESS_MIN_EMPTIES => {
+        None if n >= MPC_SECOND_GUESS_MIN_EMPTIES && s.options.second_guess => {
             vec![MPC_GUESS_LEVEL, MPC_SECOND_GUESS_LEVEL]
         }
         None => vec![MPC_GUESS_LEVEL],
