@@ -234,3 +234,69 @@ fn merge_and_report_leave_no_temporary_file_whenever_they_are_killed() {
         fs::read_to_string(p).is_ok_and(|t| t.trim_end().ends_with("</svg>"))
     });
 }
+
+/// SIGTERM at moments spread over a whole proof (the root's prediction, the plans, the
+/// leaf batches), the same folder resumed after each kill: a stopped run says so in one
+/// line and exits 143, leaves no temporary file, and the proof resumed to its end gives
+/// FFO #42's published +6, which `--check` derives again from the rows alone.
+#[test]
+fn prove_resumes_to_the_published_value_however_often_it_is_killed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ffo42 = "--OOO-------XX-OOOOOOXOO-OOOOXOOX-OOOXXO---OOXOO---OOOXO--OOOO-- X";
+    let args = |dir: &str| {
+        strings(&[
+            "prove",
+            ffo42,
+            "--dir",
+            dir,
+            "--frontier",
+            "18",
+            "--threads",
+            "2",
+            "--no-progress",
+        ])
+    };
+    let last_line = |o: &std::process::Output| {
+        let text = String::from_utf8_lossy(&o.stdout).to_string();
+        text.lines().last().unwrap_or("").to_string()
+    };
+    let started = Instant::now();
+    let whole = Command::new(BIN)
+        .args(args("whole"))
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let full = started.elapsed();
+    assert!(whole.status.success());
+    assert_eq!(last_line(&whole), "bounds 6 6");
+    let (mut stopped, work) = (0, tmp.path().join("killed"));
+    for k in 0..10u32 {
+        let delay = full.mul_f64(f64::from(k) / 8.0);
+        match kill_after(&args("killed"), tmp.path(), delay) {
+            End::Stopped => stopped += 1,
+            End::Finished => {}
+            End::Killed => assert!(delay < Duration::from_millis(200), "{delay:?}"),
+        }
+        if work.exists() {
+            assert_eq!(leftovers(&work), Vec::<PathBuf>::new(), "after {delay:?}");
+        }
+    }
+    assert!(
+        stopped >= 3,
+        "only {stopped} kills stopped a proof of {full:?}"
+    );
+    let resumed = Command::new(BIN)
+        .args(args("killed"))
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(resumed.status.success());
+    assert_eq!(last_line(&resumed), "bounds 6 6");
+    let check = Command::new(BIN)
+        .args(["prove", "--check", "--dir", "killed"])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(check.status.success());
+    assert_eq!(last_line(&check), "bounds 6 6");
+}

@@ -17,6 +17,7 @@ use super::predict::Predictor;
 use super::tree::{Node, node};
 use crate::board::key::position_key;
 use crate::board::{Position, Square};
+use crate::interrupt::Interrupt;
 use crate::search::Window;
 use std::collections::{HashMap, HashSet};
 
@@ -90,15 +91,18 @@ const OPEN_MOVES_LOG2: u32 = 3;
 const MAX_ROOT_GOALS: usize = 200;
 
 /// Plans the proof of `root` for `target` (the full window for an exact value) from
-/// what `known` proves, with leaves at `frontier` empties or fewer.
+/// what `known` proves, with leaves at `frontier` empties or fewer. Once `interrupt` is
+/// requested the walk stops: the plan is then of no use.
 pub fn plan(
     root: &Position,
     target: Window,
     known: &Known,
     frontier: u32,
     predictor: &mut Predictor,
+    interrupt: &Interrupt,
 ) -> Plan {
     let mut planner = Planner {
+        interrupt,
         known,
         frontier,
         predictor,
@@ -112,7 +116,7 @@ pub fn plan(
     };
     let mut bounds = (-64, 64);
     for _ in 0..MAX_ROOT_GOALS {
-        if target.answered_by(bounds.0, bounds.1) {
+        if target.answered_by(bounds.0, bounds.1) || interrupt.requested() {
             break;
         }
         let aim = planner.estimate(root).clamp(bounds.0, bounds.1);
@@ -170,6 +174,7 @@ fn narrowed((lower, upper): (i32, i32), goal: Goal, status: Status) -> (i32, i32
 
 /// The walk of one plan.
 struct Planner<'a, 'e> {
+    interrupt: &'a Interrupt,
     known: &'a Known,
     frontier: u32,
     predictor: &'a mut Predictor<'e>,
@@ -214,6 +219,9 @@ impl Planner<'_, '_> {
 
     /// Whether `p` meets `goal`, or which leaves that waits on (added to the plan).
     fn need(&mut self, p: Position, goal: Goal) -> Status {
+        if self.interrupt.requested() {
+            return Status::Open;
+        }
         let key = position_key(&p);
         let proven = self.bounds(key);
         if let Some(s) = Status::of(goal, proven) {

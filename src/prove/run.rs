@@ -75,13 +75,17 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
     let mut predictor = Predictor::new(&eval, PREDICT_DEPTH);
     let Some(guess) = root_prediction(o, &folder, &spec)? else {
         let summary = ProveSummary {
+            bounds: (-64, 64),
             stopped: o.interrupt.cause(),
             ..ProveSummary::default()
         };
         return finish(summary, out);
     };
     predictor.set_score(&spec.root, guess.score);
-    let mut summary = ProveSummary::default();
+    let mut summary = ProveSummary {
+        bounds: (-64, 64),
+        ..ProveSummary::default()
+    };
     let mut rows_before_batch = None;
     loop {
         let known = Known::read(&folder.csvs()?)?;
@@ -91,7 +95,12 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
             &known,
             spec.frontier,
             &mut predictor,
+            &o.interrupt,
         );
+        if let Some(cause) = o.interrupt.cause() {
+            summary.stopped = Some(cause);
+            return finish(summary, out);
+        }
         folder.write_tree(&p.tree)?;
         summary.bounds = p.bounds;
         summary.answered = spec.window.answered_by(p.bounds.0, p.bounds.1);
