@@ -194,11 +194,26 @@ pub const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// Nodes between two looks of a helper at the split points above it ([results/parallel/2026-11-28-two-threads/](../results/parallel/2026-11-28-two-threads/README.md)).
 pub const SPLIT_CHECK_INTERVAL: u64 = 256;
 
-/// Default transposition table size in MB; larger tables save nodes ([results/deep/](../results/deep/README.md)).
+/// Default transposition table size in MB: at 29-30 empties 1 GB and 4 GB save under 0.1 % of the nodes, and on a proof's null-window leaves under 0.01 % ([results/deep/2026-12-04-deep-defaults/](../results/deep/2026-12-04-deep-defaults/README.md)).
 pub const DEFAULT_HASH_MB: usize = 256;
+
+/// Empties above which one solve's default table doubles per empty: at 29-30 empties a table 4 times smaller costs 1.5-2.5 % more nodes, and a search grows about 3 times per empty ([results/deep/2026-12-04-deep-defaults/](../results/deep/2026-12-04-deep-defaults/README.md)).
+pub const DEEP_HASH_FROM_EMPTIES: u32 = 30;
+
+/// Most MB of a deep solve's default table (reached at 34 empties) ([results/deep/2026-12-04-deep-defaults/](../results/deep/2026-12-04-deep-defaults/README.md)).
+pub const DEEP_HASH_MAX_MB: usize = 4096;
+
+/// A deep solve's default table takes at most the machine's memory divided by this ([results/deep/2026-12-04-deep-defaults/](../results/deep/2026-12-04-deep-defaults/README.md)).
+pub const DEEP_HASH_MEMORY_DIVISOR: usize = 4;
 
 /// Index into [`MPC_LEVELS`] of the selective solve that predicts a proof's root and aims its first goals: on FFO #48, 73 % says +20 and 87 % the published +28, at 10.5 M nodes against the exact solve's 44.4 M ([results/proofs/](../results/proofs/README.md)).
 pub const PROVE_ROOT_LEVEL: usize = 1;
+
+/// Fewest frontier empties from which `prove`, solving its leaves itself, plans again after a few leaves per thread rather than after the whole round: the drawn 36-empty proof's first 12 leaves of 30 empties took 2.6 M to 3.7 G nodes, the refuted ones the most, and each refutation makes the rest of its move's leaves useless; leaves of 18 empties (about 10^5 nodes) are not worth a plan each ([results/proofs/](../results/proofs/README.md)).
+pub const PROVE_SHORT_ROUNDS_FROM: u32 = 24;
+
+/// Leaves per thread in such a short round: enough that the threads rarely wait on the round's last leaf ([results/proofs/](../results/proofs/README.md)).
+pub const PROVE_ROUND_LEAVES_PER_THREAD: usize = 8;
 
 /// `prove`'s default frontier, this many empties below the root (at least 18); not yet measured at depth ([results/proofs/](../results/proofs/README.md)).
 pub const PROVE_FRONTIER_BELOW: u32 = 6;

@@ -1190,3 +1190,32 @@ fn out_of_range_requests_are_typed_errors() {
     }
     assert!(out.is_empty(), "nothing written for a refused request");
 }
+
+/// `solve` of one position without `--hash-mb` sizes its table by the documented rule:
+/// 256 MB up to 30 empties, doubled per empty above, at most 4096 MB and a quarter of the
+/// machine's memory (`MemTotal`, read here on its own); `--hash-mb` is taken as given.
+/// Finished games of 20-36 empties (black discs only) cost no search.
+#[test]
+fn a_deep_solve_gets_a_table_that_grows_with_its_empties() {
+    let memory_mb: Option<usize> = fs::read_to_string("/proc/meminfo").ok().and_then(|t| {
+        let line = t.lines().find(|l| l.starts_with("MemTotal:"))?.to_string();
+        Some(line.split_whitespace().nth(1)?.parse::<usize>().ok()? / 1024)
+    });
+    let table = |empties: usize, extra: &[&str]| -> usize {
+        let board = "X".repeat(64 - empties) + &"-".repeat(empties);
+        let mut args = vec!["solve".to_string(), format!("{board} X")];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let out = common::run::finale_ok(&args);
+        let line = out.lines().find(|l| l.starts_with("table ")).expect(&out);
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    for empties in [20usize, 31, 32, 36] {
+        let doubled = 256usize << empties.saturating_sub(30);
+        let want = match memory_mb {
+            Some(m) => doubled.min(4096).min(m / 4).max(256),
+            None => 256,
+        };
+        assert_eq!(table(empties, &[]), want, "{empties} empties");
+    }
+    assert_eq!(table(36, &["--hash-mb", "8"]), 8);
+}

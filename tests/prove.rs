@@ -27,6 +27,17 @@ fn search() -> SearchOptions {
 
 /// Proves `root` for `window` in `dir` with small tables; the bounds.
 fn prove(dir: &Path, root: Position, frontier: u32, window: Window) -> (i32, i32) {
+    prove_in_rounds_of(dir, root, frontier, window, None).0
+}
+
+/// [`prove`] with rounds of at most `round_leaves` leaves; the bounds and the rounds.
+fn prove_in_rounds_of(
+    dir: &Path,
+    root: Position,
+    frontier: u32,
+    window: Window,
+    round_leaves: Option<usize>,
+) -> ((i32, i32), usize) {
     let options = ProveOptions {
         dir: dir.to_path_buf(),
         spec: Some(Spec {
@@ -38,12 +49,13 @@ fn prove(dir: &Path, root: Position, frontier: u32, window: Window) -> (i32, i32
         hash_mb: 1,
         search: search(),
         plan_only: false,
+        round_leaves,
         progress: false,
         interrupt: Default::default(),
     };
     let summary = run_prove(&options, &mut std::io::sink()).expect("proves");
     assert!(summary.answered, "{summary:?}");
-    summary.bounds
+    (summary.bounds, summary.rounds)
 }
 
 fn check(dir: &Path) -> (i32, i32) {
@@ -82,6 +94,38 @@ fn proofs_agree_with_the_reference() {
             "{w}: {l}..{u}, value {v}"
         );
         assert_eq!(check(&wdir), (l, u));
+    }
+}
+
+/// Rounds cut short (2 leaves each, as `prove` does with deep leaves): each round file
+/// holds at most 2 leaves, and the proofs still give the naive minimax's value, which the
+/// check derives again.
+#[test]
+fn short_rounds_prove_the_reference_value() {
+    let mut rng = Rng::new(6902);
+    let tmp = tempfile::tempdir().unwrap();
+    for i in 0..6 {
+        let b = r::random_position(&mut rng, 10);
+        let v = r::solve(&b);
+        let root = Position {
+            board: r::to_board(&b),
+            side: Color::Black,
+        };
+        let dir = tmp.path().join(format!("{i}"));
+        let (bounds, rounds) = prove_in_rounds_of(&dir, root, 5, Window::FULL, Some(2));
+        assert_eq!(bounds, (v, v), "{}", r::show(&b));
+        assert_eq!(check(&dir), (v, v), "{}", r::show(&b));
+        let mut files = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "obf") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let leaves = text.lines().filter(|l| !l.starts_with('%')).count();
+                assert!((1..=2).contains(&leaves), "{}: {leaves}", path.display());
+                files += 1;
+            }
+        }
+        assert_eq!(files, rounds, "{}", dir.display());
     }
 }
 

@@ -249,9 +249,10 @@ pub(crate) struct CommonArgs {
     /// and `beta` and the proven bounds in `lower` and `upper`.
     #[arg(long, value_name = "A,B", allow_hyphen_values = true, value_parser = parse_window, conflicts_with = "mode")]
     pub(crate) window: Option<Window>,
-    /// Transposition table size in MB.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_HASH_MB, value_parser = parse_hash_mb)]
-    pub(crate) hash_mb: usize,
+    /// Transposition table size in MB [default: 256; solve: doubled per empty above 30,
+    /// at most 4096 and a quarter of the machine's memory].
+    #[arg(long, value_name = "N", value_parser = parse_hash_mb)]
+    pub(crate) hash_mb: Option<usize>,
     #[command(flatten)]
     pub(crate) search: SearchSwitches,
 }
@@ -273,13 +274,18 @@ impl CommonArgs {
         }
     }
 
+    /// The table size asked for, or the default.
+    pub(crate) fn hash_mb(&self) -> usize {
+        self.hash_mb.unwrap_or(DEFAULT_HASH_MB)
+    }
+
     pub(crate) fn solver_options(
         &self,
         threads: usize,
         oversubscribe: bool,
     ) -> finale::Result<SolverOptions> {
         Ok(SolverOptions {
-            hash_mb: self.hash_mb,
+            hash_mb: self.hash_mb(),
             threads,
             oversubscribe,
             search: self.search.options()?,

@@ -118,6 +118,7 @@ pub(crate) fn solve(args: SolveArgs, out: &mut (impl Write + Send)) -> finale::R
         time_limit: args.time_limit,
         diagram: args.board,
         pass_lines: !args.quiet && (args.progress || std::io::stdout().is_terminal()),
+        table_grows: args.common.hash_mb.is_none(),
         interrupt: interrupt.clone(),
     };
     let outcome = commands::run_solve(&input, &settings, out)?;
@@ -157,7 +158,7 @@ pub(crate) fn suite(args: SuiteArgs, out: &mut impl Write) -> finale::Result<Exi
     });
     let options = SuiteOptions {
         mode: args.common.mode(),
-        hash_mb: args.common.hash_mb,
+        hash_mb: args.common.hash_mb(),
         search,
         repeat: args.repeat.max(1),
         variants: this
@@ -203,7 +204,7 @@ pub(crate) fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<Exi
         out: args.out,
         mode: args.common.mode(),
         label_depth: args.label_depth,
-        hash_mb: args.common.hash_mb,
+        hash_mb: args.common.hash_mb(),
         threads: Threads::workers(args.threads).running,
         time_limit: args.time_limit,
         shard,
@@ -234,7 +235,7 @@ pub(crate) fn prove(args: ProveArgs, out: &mut impl Write) -> finale::Result<Exi
     let search = args.common.search.options()?;
     if args.check {
         let c =
-            finale::prove::run_check(&args.dir, args.sample, args.common.hash_mb, &search, out)?;
+            finale::prove::run_check(&args.dir, args.sample, args.common.hash_mb(), &search, out)?;
         return Ok(if c.answered {
             ExitCode::SUCCESS
         } else {
@@ -246,9 +247,10 @@ pub(crate) fn prove(args: ProveArgs, out: &mut impl Write) -> finale::Result<Exi
         dir: args.dir,
         spec,
         threads: Threads::workers(args.threads).running,
-        hash_mb: args.common.hash_mb,
+        hash_mb: args.common.hash_mb(),
         search,
         plan_only: args.plan_only,
+        round_leaves: None,
         progress: !args.no_progress,
         interrupt: on_signals()?,
     };

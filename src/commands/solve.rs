@@ -9,7 +9,7 @@ use crate::results::format::{
     probable_string, pv_head, score_string, unchecked_note, wld_string,
 };
 use crate::search::{
-    Mode, PASS_PV_MOVES, PassReport, SolveResult, Solver, SolverOptions, TimedOut,
+    Mode, PASS_PV_MOVES, PassReport, SolveResult, Solver, SolverOptions, TimedOut, deep_hash_mb,
 };
 use std::io::Write;
 use std::path::PathBuf;
@@ -56,8 +56,9 @@ pub fn load(input: &SolveInput) -> Result<Vec<Job>> {
     }
 }
 
-/// The report of one solve by `threads` search threads: a `key value` line per fact.
-pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
+/// The report of one solve by `threads` search threads with a table of `table_mb`: a
+/// `key value` line per fact.
+pub fn report(job: &Job, r: &SolveResult, threads: usize, table_mb: usize) -> String {
     let board = job.position.board;
     let side = match job.position.side {
         Color::Black => "X (black)",
@@ -96,7 +97,7 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
     format!(
         "source    {}\nposition  {}\nempties   {}\nside      {}\nmode      {}\nscore     {}\n\
          bounds    {} {}\nbest      {}\npv        {}\nnodes     {}\ntime      {:.6} s\nfound     {}\n\
-         nps       {:.0}\nthreads   {}\n",
+         nps       {:.0}\nthreads   {}\ntable     {} MB\n",
         job.origin,
         job.position,
         board.empty_count(),
@@ -114,7 +115,8 @@ pub fn report(job: &Job, r: &SolveResult, threads: usize) -> String {
             |t| format!("{:.6} s (the best move settled)", t.as_secs_f64())
         ),
         r.nps(),
-        threads
+        threads,
+        table_mb
     )
 }
 
@@ -149,6 +151,9 @@ pub struct SolveSettings {
     pub diagram: bool,
     /// Print a line per finished pass as it finishes.
     pub pass_lines: bool,
+    /// The table is the default one: a solve of many empties gets a larger table
+    /// ([`deep_hash_mb`] of the deepest position).
+    pub table_grows: bool,
     /// Stops the solve in progress (reported like a time limit, with its last pass) and
     /// every later one.
     pub interrupt: Interrupt,
@@ -235,7 +240,13 @@ pub fn run_solve(
     out: &mut (impl Write + Send),
 ) -> Result<SolveOutcome> {
     let jobs = load(input)?;
-    let mut solver = Solver::try_new(settings.solver.clone())?;
+    let mut options = settings.solver.clone();
+    if settings.table_grows {
+        let deepest = jobs.iter().map(|j| j.position.board.empty_count()).max();
+        options.hash_mb = deep_hash_mb(deepest.unwrap_or(0));
+    }
+    let table_mb = options.hash_mb;
+    let mut solver = Solver::try_new(options)?;
     solver.set_abort(settings.interrupt.flag());
     let mut outcome = SolveOutcome::default();
     for (i, job) in jobs.iter().enumerate() {
@@ -257,7 +268,7 @@ pub fn run_solve(
         let text = match solved {
             Ok(result) => {
                 outcome.solved += 1;
-                report(job, &result, solver.threads())
+                report(job, &result, solver.threads(), table_mb)
             }
             Err(t) => outcome.unfinished(job, settings, &t, jobs.len() - i - 1),
         };

@@ -12,7 +12,7 @@ use crate::batch::{BatchOptions, Shard, run_batch};
 use crate::error::{Error, ProveError, Result};
 use crate::interrupt::Interrupt;
 use crate::search::{Level, Mode, SearchOptions, Solver, SolverOptions, Window};
-use crate::settings::PROVE_ROOT_LEVEL;
+use crate::settings::{PROVE_ROOT_LEVEL, PROVE_ROUND_LEAVES_PER_THREAD, PROVE_SHORT_ROUNDS_FROM};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,6 +32,9 @@ pub struct ProveOptions {
     pub search: SearchOptions,
     /// Plan the next round and stop: its leaves are solved elsewhere.
     pub plan_only: bool,
+    /// The most leaves a round this command solves itself sends; `None` for the rule by
+    /// the frontier ([`PROVE_SHORT_ROUNDS_FROM`]).
+    pub round_leaves: Option<usize>,
     /// A progress bar for each round's batch.
     pub progress: bool,
     /// Stops the run between or inside rounds (SIGINT, SIGTERM).
@@ -111,7 +114,8 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
         if p.leaves.is_empty() {
             return finish(summary, out);
         }
-        let (round, fresh) = folder.round_for(&p.leaves)?;
+        let sent = &p.leaves[..round_size(o, &spec).min(p.leaves.len())];
+        let (round, fresh) = folder.round_for(sent)?;
         summary.rounds = round;
         let (obf, csv) = folder.round_paths(round);
         if rows_before_batch == Some(known.rows) {
@@ -123,9 +127,10 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
         }
         writeln!(
             out,
-            "round {round}{}  leaves {} open  rows {}  nodes {}  bounds {} {}",
+            "round {round}{}  leaves {} open, {} in this round  rows {}  nodes {}  bounds {} {}",
             if fresh { "" } else { " (resumed)" },
             p.leaves.len(),
+            sent.len(),
             known.rows,
             known.nodes + predictor.nodes + guess.nodes,
             p.bounds.0,
@@ -148,6 +153,19 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
             summary.stopped = Some(cause);
             return finish(summary, out);
         }
+    }
+}
+
+/// The most leaves one round sends. A round this command solves itself, of deep leaves,
+/// is cut short (a few leaves per thread): the next plan drops the leaves a refuted move
+/// no longer needs, and deep leaves are worth a plan each. Leaves for other machines
+/// (`plan_only`), or shallow ones, all go out at once.
+fn round_size(o: &ProveOptions, spec: &Spec) -> usize {
+    match o.round_leaves {
+        _ if o.plan_only => usize::MAX,
+        Some(n) => n.max(1),
+        None if spec.frontier < PROVE_SHORT_ROUNDS_FROM => usize::MAX,
+        None => o.threads.max(1) * PROVE_ROUND_LEAVES_PER_THREAD,
     }
 }
 

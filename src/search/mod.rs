@@ -41,4 +41,4 @@ pub use root::window::Window;
 pub use selectivity::level::Level;
 pub use selectivity::probcut::{mpc_error, mpc_planes};
 pub use solver::{Solver, SolverOptions};
-pub use table::TranspositionTable;
+pub use table::{TranspositionTable, deep_hash_mb, deep_hash_mb_within};

@@ -1,6 +1,7 @@
 //! The tables a search keeps bounds in: the shared transposition table (`shared.rs`),
 //! each thread's own small tables for boards of few empties (`local.rs`), the memory they
-//! live in (`memory.rs`) and the entry format both share (`entry.rs`). [`Tables`] holds a
+//! live in (`memory.rs`), the entry format both share (`entry.rs`) and the size a deep
+//! solve's table gets (`size.rs`). [`Tables`] holds a
 //! thread's tables, and [`choice`] is the one rule of which table a board of `n` empties
 //! uses.
 
@@ -8,11 +9,13 @@ mod entry;
 mod local;
 mod memory;
 mod shared;
+mod size;
 
 pub(crate) use entry::Stored;
 pub use entry::TtHit;
 pub(crate) use local::prepare;
 pub use shared::TranspositionTable;
+pub use size::{deep_hash_mb, deep_hash_mb_within};
 
 use crate::board::Board;
 use crate::settings::{LOCAL_SMALL_MAX_EMPTIES, LOCAL_TABLE_MAX_EMPTIES};
