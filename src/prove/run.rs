@@ -14,7 +14,7 @@ use crate::interrupt::Interrupt;
 use crate::search::{Level, Mode, SearchOptions, Solver, SolverOptions, Window};
 use crate::settings::{PROVE_ROOT_LEVEL, PROVE_ROUND_LEAVES_PER_THREAD, PROVE_SHORT_ROUNDS_FROM};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How to run a proof.
@@ -76,19 +76,15 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
     }
     let eval = o.search.eval.0.clone().ok_or(ProveError::NoEvaluation)?;
     let mut predictor = Predictor::new(&eval, PREDICT_DEPTH);
-    let Some(guess) = root_prediction(o, &folder, &spec)? else {
-        let summary = ProveSummary {
-            bounds: (-64, 64),
-            stopped: o.interrupt.cause(),
-            ..ProveSummary::default()
-        };
-        return finish(summary, out);
-    };
-    predictor.set_score(&spec.root, guess.score);
     let mut summary = ProveSummary {
         bounds: (-64, 64),
         ..ProveSummary::default()
     };
+    let Some(guess) = root_prediction(o, &folder, &spec)? else {
+        summary.stopped = o.interrupt.cause();
+        return finish(summary, out);
+    };
+    predictor.set_score(&spec.root, guess.score);
     let mut rows_before_batch = None;
     loop {
         let known = Known::read(&folder.csvs()?)?;
@@ -125,27 +121,21 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
             }
             .into());
         }
+        let s = &summary;
         writeln!(
             out,
             "round {round}{}  leaves {} open, {} in this round  rows {}  nodes {}  bounds {} {}",
             if fresh { "" } else { " (resumed)" },
             p.leaves.len(),
             sent.len(),
-            known.rows,
-            known.nodes + predictor.nodes + guess.nodes,
-            p.bounds.0,
-            p.bounds.1
+            s.rows,
+            s.leaf_nodes + s.predict_nodes,
+            s.bounds.0,
+            s.bounds.1
         )
         .map_err(Error::Output)?;
         if o.plan_only {
-            writeln!(
-                out,
-                "leaves in {}: solve them (finale batch, any machines), put the CSVs in {}, run again",
-                obf.display(),
-                o.dir.display()
-            )
-            .map_err(Error::Output)?;
-            return finish(summary, out);
+            return leaves_elsewhere(&obf, o, summary, out);
         }
         rows_before_batch = Some(known.rows);
         let batch = run_batch(&leaf_batch(o, obf, csv), &mut std::io::sink())?;
@@ -215,6 +205,23 @@ fn leaf_batch(o: &ProveOptions, obf: PathBuf, csv: PathBuf) -> BatchOptions {
         fsync_every: Duration::from_secs(crate::batch::output::BATCH_FSYNC_SECONDS),
         interrupt: o.interrupt.clone(),
     }
+}
+
+/// The closing lines of a plan-only run: where the leaves are and what to do with them.
+fn leaves_elsewhere(
+    obf: &Path,
+    o: &ProveOptions,
+    summary: ProveSummary,
+    out: &mut impl Write,
+) -> Result<ProveSummary> {
+    writeln!(
+        out,
+        "leaves in {}: solve them (finale batch, any machines), put the CSVs in {}, run again",
+        obf.display(),
+        o.dir.display()
+    )
+    .map_err(Error::Output)?;
+    finish(summary, out)
 }
 
 /// The closing lines: the nodes, and last `bounds L U`.
