@@ -19,7 +19,7 @@ grep -v '^ *%' "$file" | grep -v '^ *$' | while IFS= read -r line; do
   n=$((n + 1))
   position=$(cut -d';' -f1 <<<"$line")
   published=$(tr ';' '\n' <<<"$line" | sed -n '2,$p' | sed 's/^ *[A-Ha-h][1-8]://; s/^ *//; s/^+//' |
-    grep -E '^-?[0-9]+ *$' | sort -n | tail -1 | tr -d ' ')
+    grep -E '^-?[0-9]+ *$' | sort -n | tail -1 | tr -d ' ' || true)
   work="$dir/$(printf '%02d' "$n")"
   # shellcheck disable=SC2086
   out=$("$finale" prove $position --dir "$work" --frontier "$frontier" --no-progress "$@")
