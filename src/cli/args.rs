@@ -249,8 +249,7 @@ pub(crate) struct CommonArgs {
     /// and `beta` and the proven bounds in `lower` and `upper`.
     #[arg(long, value_name = "A,B", allow_hyphen_values = true, value_parser = parse_window, conflicts_with = "mode")]
     pub(crate) window: Option<Window>,
-    /// Transposition table size in MB [default: 256; solve: doubled per empty above 30,
-    /// at most 4096 and a quarter of the machine's memory].
+    /// Table size in MB [default: 256; solve: doubled per empty above 30, to 4096 at most].
     #[arg(long, value_name = "N", value_parser = parse_hash_mb)]
     pub(crate) hash_mb: Option<usize>,
     #[command(flatten)]
