@@ -215,5 +215,11 @@ pub const PROVE_SHORT_ROUNDS_FROM: u32 = 24;
 /// Leaves per thread in such a short round: enough that the threads rarely wait on the round's last leaf ([results/proofs/](../results/proofs/README.md)).
 pub const PROVE_ROUND_LEAVES_PER_THREAD: usize = 8;
 
+/// Prediction searches of a proof end this many empties below the frontier (the first planner's depth 6, kept) ([results/proofs/](../results/proofs/README.md)).
+pub const PROVE_PREDICT_DEPTH: u32 = 6;
+
+/// Deepest prediction search: on FFO #45-#49 at frontier 18, 12 sent 0.77x the leaf nodes of depth 6 everywhere, 10 more on #46; root of the drawn 36 at depth 12: 87 M nodes ([results/proofs/](../results/proofs/README.md)).
+pub const PROVE_PREDICT_MAX_DEPTH: u32 = 12;
+
 /// `prove`'s default frontier, this many empties below the root (at least 18); not yet measured at depth ([results/proofs/](../results/proofs/README.md)).
 pub const PROVE_FRONTIER_BELOW: u32 = 6;

@@ -16,4 +16,4 @@ mod tree;
 
 pub use check::{CheckSummary, run_check};
 pub use folder::Spec;
-pub use run::{EXACT, PREDICT_DEPTH, ProveOptions, ProveSummary, run_prove};
+pub use run::{EXACT, ProveOptions, ProveSummary, run_prove};

@@ -62,9 +62,6 @@ pub struct ProveSummary {
     pub stopped: Option<&'static str>,
 }
 
-/// The depth of the searches that predict values (and order moves).
-pub const PREDICT_DEPTH: u32 = 6;
-
 /// The full window: a proof of the exact value.
 pub const EXACT: Window = Window::FULL;
 
@@ -75,7 +72,7 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
         return Err(ProveError::Frontier(spec.frontier).into());
     }
     let eval = o.search.eval.0.clone().ok_or(ProveError::NoEvaluation)?;
-    let mut predictor = Predictor::new(&eval, PREDICT_DEPTH);
+    let mut predictor = Predictor::new(&eval, spec.frontier);
     let mut summary = ProveSummary {
         bounds: (-64, 64),
         ..ProveSummary::default()
