@@ -223,3 +223,6 @@ pub const PROVE_PREDICT_MAX_DEPTH: u32 = 12;
 
 /// `prove`'s default frontier, this many empties below the root (at least 18); not yet measured at depth ([results/proofs/](../results/proofs/README.md)).
 pub const PROVE_FRONTIER_BELOW: u32 = 6;
+
+/// Index into [`MPC_LEVELS`] of the probable window solve that checks a proof's leaf before it goes out: on 20 leaves of the drawn 36-empty proof (10 that failed their goal, 10 that held), 73 %, 87 % and 95 % each foretold all 20; 73 % took 70.6 M nodes for the 20 (at most 1.1 M for a failing one), 87 % 837.7 M, against about 17 G for their exact solves ([results/proofs/](../results/proofs/README.md)).
+pub const PROVE_CHECK_LEVEL: usize = 0;

@@ -129,6 +129,60 @@ fn short_rounds_prove_the_reference_value() {
     }
 }
 
+/// The leaves' probable checks only order the plan: with every check turned into a lie
+/// (a goal that holds said to fail, one that fails said to hold), proofs still give the
+/// naive minimax's value, and the check derives it again (a tree that reaches one
+/// position before and after a pass included).
+#[test]
+fn lying_checks_do_not_change_a_proof() {
+    let mut rng = Rng::new(6905);
+    let tmp = tempfile::tempdir().unwrap();
+    let mut lies = 0;
+    for i in 0..8 {
+        let b = r::random_position(&mut rng, 10);
+        let v = r::solve(&b);
+        let root = Position {
+            board: r::to_board(&b),
+            side: Color::Black,
+        };
+        let honest = tmp.path().join(format!("{i}-honest"));
+        assert_eq!(prove(&honest, root, 5, Window::FULL), (v, v));
+        // Line 4 of this seed transposes across a pass: the check must see it too.
+        assert_eq!(check(&honest), (v, v), "{}", r::show(&b));
+        let text = std::fs::read_to_string(honest.join("checks.txt")).expect("checks kept");
+        let mut lying = String::new();
+        for line in text.lines() {
+            let f: Vec<&str> = line.split(' ').collect();
+            if line.starts_with('%') {
+                lying += &format!("{line}\n");
+                continue;
+            }
+            let w = Window::parse(f[1]).unwrap();
+            let (lower, upper): (i32, i32) = (f[2].parse().unwrap(), f[3].parse().unwrap());
+            let lie = if lower >= w.beta() {
+                (-64, w.alpha())
+            } else if upper <= w.alpha() {
+                (w.beta(), 64)
+            } else {
+                (lower, upper)
+            };
+            lies += usize::from(lie != (lower, upper));
+            lying += &format!("{} {} {} {} {} {}\n", f[0], f[1], lie.0, lie.1, f[4], f[5]);
+        }
+        let dir = tmp.path().join(format!("{i}-lied-to"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("checks.txt"), lying).unwrap();
+        assert_eq!(
+            prove(&dir, root, 5, Window::FULL),
+            (v, v),
+            "{}",
+            r::show(&b)
+        );
+        assert_eq!(check(&dir), (v, v), "{}", r::show(&b));
+    }
+    assert!(lies >= 8, "only {lies} checks to lie about");
+}
+
 /// FFO #1-#5 (14 empties each... see suites/) from a frontier of 10, through the CLI:
 /// the published value, the last line `bounds V V`, and `--check` ends the same way.
 #[test]

@@ -44,6 +44,11 @@ pub fn run_check(
     for path in folder.read_tree()? {
         if let Some(p) = follow(&spec.root, &path) {
             expanded.insert(position_key(&p));
+            // The position after a forced pass is expanded with it: reached by another
+            // way (the same discs, the same side to move), it is the same node.
+            if let Node::Pass(q) = node(&p) {
+                expanded.insert(position_key(&q));
+            }
         }
     }
     let mut derive = Derive {
@@ -77,7 +82,7 @@ struct Derive<'a> {
     known: &'a Known,
     expanded: &'a HashSet<u64>,
     frontier: u32,
-    memo: HashMap<u64, (i32, i32)>,
+    memo: HashMap<(u64, bool), (i32, i32)>,
 }
 
 impl Derive<'_> {
@@ -85,7 +90,7 @@ impl Derive<'_> {
     /// (a position after a forced pass is expanded with the position before it).
     fn bounds(&mut self, p: &Position, open: bool) -> (i32, i32) {
         let key = position_key(p);
-        if let Some(&b) = self.memo.get(&key) {
+        if let Some(&b) = self.memo.get(&(key, open)) {
             return b;
         }
         let b = match node(p) {
@@ -103,7 +108,7 @@ impl Derive<'_> {
                 best
             }
         };
-        self.memo.insert(key, b);
+        self.memo.insert((key, open), b);
         b
     }
 }

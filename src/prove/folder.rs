@@ -35,6 +35,8 @@ const SPEC: &str = "prove.txt";
 const TREE: &str = "tree.txt";
 /// The root prediction's file name.
 const PREDICTION: &str = "prediction.txt";
+/// The leaves' probable checks' file name.
+const CHECKS: &str = "checks.txt";
 
 /// The root's predicted score, by a selective solve: it aims the first goals and proves
 /// nothing. Kept in the folder so that a resumed run does not search it again.
@@ -133,6 +135,11 @@ impl Folder {
             .collect();
         found.sort();
         Ok(found)
+    }
+
+    /// The file of the leaves' probable checks.
+    pub fn checks_path(&self) -> PathBuf {
+        self.path(CHECKS)
     }
 
     /// Every CSV of leaf rows.

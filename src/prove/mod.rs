@@ -5,6 +5,7 @@
 //! bounds again from the leaf rows alone.
 
 mod check;
+mod doubt;
 mod estimate;
 mod folder;
 mod goal;

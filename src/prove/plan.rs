@@ -9,7 +9,13 @@
 //! window the first time; exact when a row of it did not decide the goal asked now).
 //! The root aims its goals at its estimated value inside what is proven so far, until
 //! the bounds answer the window asked (both equal, for an exact value).
+//!
+//! A leaf goes out only when a probable check of its goal says it holds (`doubt.rs`);
+//! one that the check says fails is a doubt, and the plan tries another move. A plan
+//! left with nothing but doubts is made again without checks: doubts order the work,
+//! only rows prove.
 
+use super::doubt::Checker;
 use super::estimate::Estimator;
 use super::goal::{Goal, even, joined};
 use super::known::Known;
@@ -47,13 +53,18 @@ pub struct Plan {
 /// proved in its own direction (fail-soft): for `>= b`, the lower bound when it holds and
 /// the upper when it fails; for `<= a`, the upper when it holds and the lower when it
 /// fails. Leaves' window solves prove tight bounds, so the root's bounds jump to them
-/// instead of stepping by 2.
+/// instead of stepping by 2. A doubt is a goal that probable checks say fails: nothing
+/// is proven, and nothing is sent for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Status {
     Holds(i32),
     Fails(i32),
+    Doubt,
     Open,
 }
+
+/// Indices in the plan's leaves of those a goal waits on.
+type Waits = Vec<usize>;
 
 impl Status {
     /// `goal`'s status given bounds `lower..=upper` that decide it.
@@ -78,8 +89,13 @@ impl Status {
         match self {
             Status::Holds(x) => Status::Holds(-x),
             Status::Fails(x) => Status::Fails(-x),
-            Status::Open => Status::Open,
+            s => s,
         }
+    }
+
+    /// Whether the goal is proven to hold or to fail.
+    fn decided(self) -> bool {
+        matches!(self, Status::Holds(_) | Status::Fails(_))
     }
 }
 
@@ -90,6 +106,14 @@ const OPEN_MOVES_LOG2: u32 = 3;
 /// are 64 even values wide.
 const MAX_ROOT_GOALS: usize = 200;
 
+/// What a plan reads and searches besides the rows: predictions and probable checks.
+pub struct Guides<'a, 'e> {
+    /// Orders the moves and aims the root.
+    pub predictor: &'a mut Predictor<'e>,
+    /// Checks leaves before they go out.
+    pub checker: &'a mut Checker,
+}
+
 /// Plans the proof of `root` for `target` (the full window for an exact value) from
 /// what `known` proves, with leaves at `frontier` empties or fewer. Once `interrupt` is
 /// requested the walk stops: the plan is then of no use.
@@ -98,14 +122,32 @@ pub fn plan(
     target: Window,
     known: &Known,
     frontier: u32,
-    predictor: &mut Predictor,
+    guides: &mut Guides,
     interrupt: &Interrupt,
+) -> Plan {
+    let checked = plan_with(root, target, known, frontier, guides, interrupt, true);
+    if !checked.leaves.is_empty() || target.answered_by(checked.bounds.0, checked.bounds.1) {
+        return checked;
+    }
+    plan_with(root, target, known, frontier, guides, interrupt, false)
+}
+
+/// [`plan`], trusting the checks' doubts or not.
+fn plan_with(
+    root: &Position,
+    target: Window,
+    known: &Known,
+    frontier: u32,
+    guides: &mut Guides,
+    interrupt: &Interrupt,
+    doubts: bool,
 ) -> Plan {
     let mut planner = Planner {
         interrupt,
         known,
         frontier,
-        predictor,
+        predictor: &mut *guides.predictor,
+        checker: doubts.then_some(&mut *guides.checker),
         memo: HashMap::new(),
         proven: HashMap::new(),
         expanded: HashSet::new(),
@@ -115,30 +157,40 @@ pub fn plan(
         path: Vec::new(),
     };
     let mut bounds = (-64, 64);
+    let mut waits = Waits::new();
     for _ in 0..MAX_ROOT_GOALS {
         if target.answered_by(bounds.0, bounds.1) || interrupt.requested() {
             break;
         }
         let aim = planner.estimate(root).clamp(bounds.0, bounds.1);
-        let mut open = false;
+        let before = bounds;
         for goal in root_goals(target, aim, bounds) {
             match planner.need(*root, goal) {
-                Status::Open => open = true,
-                decided => bounds = narrowed(bounds, goal, decided),
+                (Status::Open, w) => waits.extend(w),
+                (Status::Doubt, _) => {}
+                (decided, _) => bounds = narrowed(bounds, goal, decided),
             }
         }
-        if open {
+        // Waiting on leaves, or nothing but doubts left at this aim.
+        if !waits.is_empty() || bounds == before {
             break;
         }
     }
-    // A goal decided by a later move leaves the leaves of the moves opened before it:
-    // once the bounds answer, none is needed.
-    if target.answered_by(bounds.0, bounds.1) {
-        planner.leaves.clear();
-    }
+    // Only the leaves the root's open goals wait on: a goal that a later move decided,
+    // or a doubt, leaves those of the moves looked at before it.
+    let mut sent = HashSet::new();
+    let leaves = if target.answered_by(bounds.0, bounds.1) {
+        Vec::new()
+    } else {
+        waits
+            .into_iter()
+            .filter(|&i| sent.insert(i))
+            .map(|i| planner.leaves[i].clone())
+            .collect()
+    };
     Plan {
         bounds,
-        leaves: planner.leaves,
+        leaves,
         tree: planner.tree,
     }
 }
@@ -167,7 +219,7 @@ fn narrowed((lower, upper): (i32, i32), goal: Goal, status: Status) -> (i32, i32
     let (l, u) = match (goal, status) {
         (Goal::AtLeast(_), Status::Holds(x)) | (Goal::AtMost(_), Status::Fails(x)) => (x, 64),
         (Goal::AtLeast(_), Status::Fails(x)) | (Goal::AtMost(_), Status::Holds(x)) => (-64, x),
-        (_, Status::Open) => (-64, 64),
+        (_, Status::Open | Status::Doubt) => (-64, 64),
     };
     even((lower.max(l), upper.min(u)))
 }
@@ -178,8 +230,10 @@ struct Planner<'a, 'e> {
     known: &'a Known,
     frontier: u32,
     predictor: &'a mut Predictor<'e>,
-    /// Goals already decided or waiting, by position key.
-    memo: HashMap<(u64, Goal), Status>,
+    /// Checks leaves' goals; `None` sends every leaf the plan reaches.
+    checker: Option<&'a mut Checker>,
+    /// Goals already decided or waiting (on which leaves), by position key.
+    memo: HashMap<(u64, Goal), (Status, Waits)>,
     /// What the decided goals prove of the positions above the leaves, by key.
     proven: HashMap<u64, (i32, i32)>,
     /// The positions whose children were looked at.
@@ -218,36 +272,40 @@ impl Planner<'_, '_> {
     }
 
     /// Whether `p` meets `goal`, or which leaves that waits on (added to the plan).
-    fn need(&mut self, p: Position, goal: Goal) -> Status {
+    fn need(&mut self, p: Position, goal: Goal) -> (Status, Waits) {
         if self.interrupt.requested() {
-            return Status::Open;
+            return (Status::Open, Waits::new());
         }
         let key = position_key(&p);
         let proven = self.bounds(key);
         if let Some(s) = Status::of(goal, proven) {
-            return s;
+            return (s, Waits::new());
         }
-        if let Some(&s) = self.memo.get(&(key, goal)) {
-            return s;
+        if let Some(found) = self.memo.get(&(key, goal)) {
+            return found.clone();
         }
-        let s = match node(&p) {
-            Node::Over(score) => Status::of(goal, (score, score)).unwrap_or(Status::Open),
+        let (s, waits) = match node(&p) {
+            Node::Over(score) => (
+                Status::of(goal, (score, score)).unwrap_or(Status::Open),
+                Waits::new(),
+            ),
             _ if p.board.empty_count() <= self.frontier => self.leaf(p, key, goal),
             Node::Pass(q) => {
                 self.expand(key);
-                self.need(q, goal.for_child()).negated()
+                let (s, waits) = self.need(q, goal.for_child());
+                (s.negated(), waits)
             }
             Node::Moves(moves) => {
                 self.expand(key);
                 self.moves(moves, goal)
             }
         };
-        if s != Status::Open && p.board.empty_count() > self.frontier {
+        if s.decided() && p.board.empty_count() > self.frontier {
             let b = narrowed(proven, goal, s);
             self.proven.insert(key, b);
         }
-        self.memo.insert((key, goal), s);
-        s
+        self.memo.insert((key, goal), (s, waits.clone()));
+        (s, waits)
     }
 
     /// Records that the position at `self.path` (key `key`) has its children looked at.
@@ -257,21 +315,25 @@ impl Planner<'_, '_> {
         }
     }
 
-    /// Adds the leaf `p` for `goal`, joining the window of a leaf already planned.
-    fn leaf(&mut self, p: Position, key: u64, goal: Goal) -> Status {
+    /// Adds the leaf `p` for `goal`, joining the window of a leaf already planned,
+    /// unless its check doubts the goal.
+    fn leaf(&mut self, p: Position, key: u64, goal: Goal) -> (Status, Waits) {
         // Undecided by -64..64, so the goal has a window. A leaf asked again (its rows
         // bound it, but not where this goal needs) is near where the bounds are being
-        // decided: its exact value settles every goal on it.
+        // decided: its exact value settles every goal on it, and it is not checked.
         let Some(window) = goal.window() else {
-            return Status::Open;
+            return (Status::Open, Waits::new());
         };
-        let window = if self.known.get(key).is_some() {
-            Window::FULL
-        } else {
-            window
-        };
-        match self.leaf_at.get(&key) {
-            Some(&i) => self.leaves[i].window = joined(self.leaves[i].window, window),
+        let asked_again = self.known.get(key).is_some();
+        if !asked_again && self.checker.as_mut().is_some_and(|c| c.doubts(&p, goal)) {
+            return (Status::Doubt, Waits::new());
+        }
+        let window = if asked_again { Window::FULL } else { window };
+        let i = match self.leaf_at.get(&key) {
+            Some(&i) => {
+                self.leaves[i].window = joined(self.leaves[i].window, window);
+                i
+            }
             None => {
                 self.leaf_at.insert(key, self.leaves.len());
                 self.leaves.push(Leaf {
@@ -279,14 +341,15 @@ impl Planner<'_, '_> {
                     window,
                     path: self.path.clone(),
                 });
+                self.leaves.len() - 1
             }
-        }
-        Status::Open
+        };
+        (Status::Open, vec![i])
     }
 
     /// `goal` at a position with `moves`: one move for `>=`, every move for `<=`, the
     /// best predicted (lowest value for the opponent) first.
-    fn moves(&mut self, moves: Vec<(Square, Position)>, goal: Goal) -> Status {
+    fn moves(&mut self, moves: Vec<(Square, Position)>, goal: Goal) -> (Status, Waits) {
         // Ordered by the prediction held inside what is proven of each move.
         let mut ordered: Vec<((i32, i32), Square, Position)> = moves
             .into_iter()
@@ -302,28 +365,38 @@ impl Planner<'_, '_> {
         // the best of what the children decided. A `>=` waits on one move at a time
         // while the predictions hold; each move its rows refuted doubles the moves it
         // opens at once, so that bad predictions cost rounds in log2, not one each.
+        // A doubted move is passed over (`>=`) or doubts the goal (`<=`).
         let any = matches!(goal, Goal::AtLeast(_));
-        let (mut open, mut best, mut refuted) = (0u32, -64, 0u32);
+        let (mut open, mut best, mut refuted, mut doubted) = (0u32, -64, 0u32, false);
+        let mut waits = Waits::new();
         for (_, sq, q) in ordered {
             if any && open > 0 && open >= 1 << refuted.min(OPEN_MOVES_LOG2) {
                 break;
             }
             self.path.push(sq);
-            let s = self.need(q, child).negated();
+            let (s, w) = self.need(q, child);
             self.path.pop();
-            match (any, s) {
-                (true, Status::Holds(_)) | (false, Status::Fails(_)) => return s,
-                (_, Status::Open) => open += 1,
+            match (any, s.negated()) {
+                (true, s @ Status::Holds(_)) | (false, s @ (Status::Fails(_) | Status::Doubt)) => {
+                    return (s, Waits::new());
+                }
+                (true, Status::Doubt) => doubted = true,
+                (_, Status::Open) => {
+                    open += 1;
+                    waits.extend(w);
+                }
                 (_, Status::Holds(x)) | (_, Status::Fails(x)) => {
                     best = best.max(x);
                     refuted += u32::from(any);
                 }
             }
         }
-        match (open > 0, any) {
+        let s = match (open > 0, any) {
             (true, _) => Status::Open,
+            (false, true) if doubted => Status::Doubt,
             (false, true) => Status::Fails(best),
             (false, false) => Status::Holds(best),
-        }
+        };
+        (s, waits)
     }
 }

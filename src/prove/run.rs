@@ -4,9 +4,10 @@
 //! whose CSVs, put in the folder, the next run reads. Every round resumes: the rows
 //! written stay, a killed run loses the leaves in progress only.
 
+use super::doubt::Checker;
 use super::folder::{Folder, Prediction, Spec};
 use super::known::Known;
-use super::plan::plan;
+use super::plan::{Guides, plan};
 use super::predict::Predictor;
 use crate::batch::{BatchOptions, Shard, run_batch};
 use crate::error::{Error, ProveError, Result};
@@ -58,6 +59,8 @@ pub struct ProveSummary {
     pub largest_leaf: u64,
     /// Nodes of this run's predictions.
     pub predict_nodes: u64,
+    /// Nodes of the leaves' probable checks, all runs.
+    pub check_nodes: u64,
     /// What stopped the run, if something did.
     pub stopped: Option<&'static str>,
 }
@@ -82,6 +85,16 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
         return finish(summary, out);
     };
     predictor.set_score(&spec.root, guess.score);
+    let mut checker = Checker::open(
+        &folder.checks_path(),
+        SolverOptions {
+            hash_mb: o.hash_mb,
+            search: o.search.clone(),
+            threads: o.threads.max(1),
+            oversubscribe: false,
+        },
+        o.interrupt.flag(),
+    )?;
     let mut rows_before_batch = None;
     loop {
         let known = Known::read(&folder.csvs()?)?;
@@ -90,9 +103,13 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
             spec.window,
             &known,
             spec.frontier,
-            &mut predictor,
+            &mut Guides {
+                predictor: &mut predictor,
+                checker: &mut checker,
+            },
             &o.interrupt,
         );
+        checker.take_error()?;
         if let Some(cause) = o.interrupt.cause() {
             summary.stopped = Some(cause);
             return finish(summary, out);
@@ -104,6 +121,7 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
         summary.leaf_nodes = known.nodes;
         summary.largest_leaf = known.largest;
         summary.predict_nodes = predictor.nodes + guess.nodes;
+        summary.check_nodes = checker.nodes;
         if p.leaves.is_empty() {
             return finish(summary, out);
         }
@@ -126,7 +144,7 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
             p.leaves.len(),
             sent.len(),
             s.rows,
-            s.leaf_nodes + s.predict_nodes,
+            s.leaf_nodes + s.predict_nodes + s.check_nodes,
             s.bounds.0,
             s.bounds.1
         )
@@ -226,11 +244,12 @@ fn finish(summary: ProveSummary, out: &mut impl Write) -> Result<ProveSummary> {
     let s = &summary;
     writeln!(
         out,
-        "leaf rows {}  leaf nodes {}  largest leaf {}  prediction nodes {}  {}",
+        "leaf rows {}  leaf nodes {}  largest leaf {}  prediction nodes {}  check nodes {}  {}",
         s.rows,
         s.leaf_nodes,
         s.largest_leaf,
         s.predict_nodes,
+        s.check_nodes,
         if s.answered {
             "proven"
         } else {

@@ -1,0 +1,212 @@
+//! Selective checks of a proof's leaves. Before a leaf goes out for its exact window
+//! solve, a probable solve of the same window at [`PROVE_CHECK_LEVEL`] says whether its
+//! goal is likely to hold. A leaf whose check says it fails is a doubt: the plan tries
+//! another move rather than pay for the exact refutation (on the drawn 36-empty proof,
+//! 72 % of the leaf nodes went to leaves that failed their goal, each 1-20 G nodes; a
+//! 73 % check of one costs about 1 M). A doubt proves nothing: it only orders the plan,
+//! and a plan that has nothing but doubts left solves them exactly.
+//!
+//! Checks are kept in the folder (`checks.txt`, one line each, appended as they finish)
+//! so that a resumed run does not search them again; they are not rows, and neither
+//! the proof nor `--check` reads them as bounds.
+
+use super::goal::Goal;
+use crate::board::Position;
+use crate::board::key::{key_hex, parse_key, position_key};
+use crate::error::{Error, ProveError, Result};
+use crate::search::{Level, Mode, Solver, SolverOptions, Window};
+use crate::settings::PROVE_CHECK_LEVEL;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// The checks file's first line.
+const HEADER: &str = "% finale prove: probable window solves of leaves (key window lower upper percent nodes); they order the plan, they prove nothing";
+
+/// Probable checks of leaves' goals, remembered and kept in a file.
+pub struct Checker {
+    path: PathBuf,
+    options: SolverOptions,
+    abort: Arc<AtomicBool>,
+    solver: Option<Solver>,
+    /// Probable bounds by position key and window.
+    seen: HashMap<(u64, Window), (i32, i32)>,
+    /// Nodes of every check, the file's included.
+    pub nodes: u64,
+    /// The first write that failed, reported once the plan is done.
+    failed: Option<Error>,
+}
+
+impl Checker {
+    /// The checks kept in `path` (none when it does not exist); new ones are solved with
+    /// `options` at [`PROVE_CHECK_LEVEL`], stopped by `abort`.
+    pub fn open(path: &Path, options: SolverOptions, abort: Arc<AtomicBool>) -> Result<Checker> {
+        let mut checker = Checker {
+            path: path.to_path_buf(),
+            options,
+            abort,
+            solver: None,
+            seen: HashMap::new(),
+            nodes: 0,
+            failed: None,
+        };
+        if path.exists() {
+            checker.read()?;
+        }
+        Ok(checker)
+    }
+
+    /// Whether a probable solve says `goal` fails on `p`, a leaf. `false` when the check
+    /// was stopped by a signal.
+    pub fn doubts(&mut self, p: &Position, goal: Goal) -> bool {
+        let Some(window) = goal.window() else {
+            return false;
+        };
+        let key = position_key(p);
+        let bounds = match self.seen.get(&(key, window)) {
+            Some(&b) => b,
+            None => match self.solve(p, window) {
+                Some(b) => b,
+                None => return false,
+            },
+        };
+        goal.decided_by(bounds) == Some(false)
+    }
+
+    /// The first error writing the file, if any.
+    pub fn take_error(&mut self) -> Result<()> {
+        self.failed.take().map_or(Ok(()), Err)
+    }
+
+    /// Solves the check of `p` with `window` and keeps it.
+    fn solve(&mut self, p: &Position, window: Window) -> Option<(i32, i32)> {
+        let level = Level::probcut(PROVE_CHECK_LEVEL);
+        let solver = self.solver.get_or_insert_with(|| {
+            let mut options = self.options.clone();
+            options.search.selectivity = level;
+            let mut s = Solver::new(options);
+            s.set_abort(self.abort.clone());
+            s
+        });
+        let r = solver
+            .solve_within(p.board, Mode::Window(window), None)
+            .ok()?;
+        let bounds = (r.lower, r.upper);
+        self.nodes += r.nodes;
+        self.seen.insert((position_key(p), window), bounds);
+        let line = format!(
+            "{} {window} {} {} {} {}\n",
+            key_hex(position_key(p)),
+            r.lower,
+            r.upper,
+            level.percent(),
+            r.nodes
+        );
+        if let Err(e) = self.append(&line) {
+            self.failed.get_or_insert(e);
+        }
+        Some(bounds)
+    }
+
+    /// Appends `line` to the file, with the header first when the file is new.
+    fn append(&self, line: &str) -> Result<()> {
+        let write = |source| Error::Write {
+            path: self.path.clone(),
+            source,
+        };
+        let fresh = !self.path.exists();
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(write)?;
+        let text = if fresh {
+            format!("{HEADER}\n{line}")
+        } else {
+            line.to_string()
+        };
+        f.write_all(text.as_bytes()).map_err(write)
+    }
+
+    /// Reads the file; a last line cut off by a kill is left out (and written again).
+    fn read(&mut self) -> Result<()> {
+        let text = std::fs::read_to_string(&self.path).map_err(|source| Error::Io {
+            path: self.path.clone(),
+            source,
+        })?;
+        let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+        for (i, line) in whole.lines().enumerate() {
+            if line.starts_with('%') || line.trim().is_empty() {
+                continue;
+            }
+            let (key, window, bounds, nodes) =
+                parse_line(line).ok_or_else(|| damaged(&self.path, i + 1))?;
+            self.seen.insert((key, window), bounds);
+            self.nodes += nodes;
+        }
+        if whole.len() + 1 < text.len() {
+            // The torn tail goes, so that the next line appended starts a line.
+            self.cut_to(whole.len() + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Truncates the file to its first `len` bytes.
+    fn cut_to(&self, len: usize) -> Result<()> {
+        let write = |source| Error::Write {
+            path: self.path.clone(),
+            source,
+        };
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.path)
+            .map_err(write)?;
+        f.set_len(len as u64).map_err(write)
+    }
+}
+
+/// One line: key, window, probable lower and upper bounds, percent, nodes.
+fn parse_line(line: &str) -> Option<(u64, Window, (i32, i32), u64)> {
+    let f: Vec<&str> = line.split_whitespace().collect();
+    let [key, window, lower, upper, _percent, nodes] = f[..] else {
+        return None;
+    };
+    let bounds = (lower.parse().ok()?, upper.parse().ok()?);
+    if !(-64..=64).contains(&bounds.0) || !(-64..=64).contains(&bounds.1) {
+        return None;
+    }
+    Some((
+        parse_key(key)?,
+        Window::parse(window).ok()?,
+        bounds,
+        nodes.parse().ok()?,
+    ))
+}
+
+fn damaged(path: &Path, line: usize) -> Error {
+    ProveError::Damaged {
+        path: path.to_path_buf(),
+        line,
+        what: "expected `key alpha,beta lower upper percent nodes`".to_string(),
+    }
+    .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_lines_read_back_and_bad_ones_are_refused() {
+        let w = Window::new(-1, 0).unwrap();
+        assert_eq!(
+            parse_line("00000000000000ff -1,0 -64 -2 73 1234"),
+            Some((255, w, (-64, -2), 1234))
+        );
+        assert_eq!(parse_line("00000000000000ff -1,0 -64 -2 73"), None);
+        assert_eq!(parse_line("00000000000000ff -1,0 -66 -2 73 1"), None);
+        assert_eq!(parse_line("zz -1,0 -64 -2 73 1"), None);
+    }
+}
