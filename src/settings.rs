@@ -226,3 +226,6 @@ pub const PROVE_FRONTIER_BELOW: u32 = 6;
 
 /// Index into [`MPC_LEVELS`] of the probable window solve that checks a proof's leaf before it goes out: on 20 leaves of the drawn 36-empty proof (10 that failed their goal, 10 that held), 73 %, 87 % and 95 % each foretold all 20; 73 % took 70.6 M nodes for the 20 (at most 1.1 M for a failing one), 87 % 837.7 M, against about 17 G for their exact solves ([results/proofs/](../results/proofs/README.md)).
 pub const PROVE_CHECK_LEVEL: usize = 0;
+
+/// A leaf is doubted only when its check says it misses its goal by more than this many discs. FFO #48 (frontier 18, one thread), with a move passed over only while another is left: margin 0 sent 158.2 M leaf nodes, 4 sent 161.1 M, no checks 161.9 M; doubts that spread to every node above them sent 6.71 G, at either margin ([results/proofs/](../results/proofs/README.md)).
+pub const PROVE_CHECK_MARGIN: i32 = 0;

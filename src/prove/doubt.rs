@@ -3,8 +3,10 @@
 //! goal is likely to hold. A leaf whose check says it fails is a doubt: the plan tries
 //! another move rather than pay for the exact refutation (on the drawn 36-empty proof,
 //! 72 % of the leaf nodes went to leaves that failed their goal, each 1-20 G nodes; a
-//! 73 % check of one costs about 1 M). A doubt proves nothing: it only orders the plan,
-//! and a plan that has nothing but doubts left solves them exactly.
+//! 73 % check of one costs about 1 M). A doubt proves nothing: it only orders the plan.
+//! A check asks for the goal less [`PROVE_CHECK_MARGIN`] discs: a proof's principal
+//! variation ends in leaves whose value is the goal, where a probable search errs
+//! either way.
 //!
 //! Checks are kept in the folder (`checks.txt`, one line each, appended as they finish)
 //! so that a resumed run does not search them again; they are not rows, and neither
@@ -15,7 +17,7 @@ use crate::board::Position;
 use crate::board::key::{key_hex, parse_key, position_key};
 use crate::error::{Error, ProveError, Result};
 use crate::search::{Level, Mode, Solver, SolverOptions, Window};
-use crate::settings::PROVE_CHECK_LEVEL;
+use crate::settings::{PROVE_CHECK_LEVEL, PROVE_CHECK_MARGIN};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,8 +33,8 @@ pub struct Checker {
     options: SolverOptions,
     abort: Arc<AtomicBool>,
     solver: Option<Solver>,
-    /// Probable bounds by position key and window.
-    seen: HashMap<(u64, Window), (i32, i32)>,
+    /// Probable bounds by position key, window and level (index in `MPC_LEVELS`).
+    seen: HashMap<(u64, Window, usize), (i32, i32)>,
     /// Nodes of every check, the file's included.
     pub nodes: u64,
     /// The first write that failed, reported once the plan is done.
@@ -58,16 +60,25 @@ impl Checker {
         Ok(checker)
     }
 
-    /// Whether a probable solve says `goal` fails on `p`, a leaf. `false` when the check
-    /// was stopped by a signal.
+    /// Whether a probable solve at [`PROVE_CHECK_LEVEL`] says `goal` fails on `p`, a
+    /// leaf, by more than the margin. `false` when a signal stopped the check.
     pub fn doubts(&mut self, p: &Position, goal: Goal) -> bool {
-        let Some(window) = goal.window() else {
+        // Asked with a margin: a leaf at the goal's very edge (a proof's principal
+        // variation, where the goal is the value) is doubted only if the check misses
+        // by more than the margin.
+        let eased = match goal {
+            Goal::AtLeast(b) => Goal::AtLeast(b - PROVE_CHECK_MARGIN),
+            Goal::AtMost(a) => Goal::AtMost(a + PROVE_CHECK_MARGIN),
+        };
+        let Some(window) = eased.window() else {
             return false;
         };
+        let goal = eased;
         let key = position_key(p);
-        let bounds = match self.seen.get(&(key, window)) {
+        let level = PROVE_CHECK_LEVEL;
+        let bounds = match self.seen.get(&(key, window, level)) {
             Some(&b) => b,
-            None => match self.solve(p, window) {
+            None => match self.solve(p, window, level) {
                 Some(b) => b,
                 None => return false,
             },
@@ -80,22 +91,24 @@ impl Checker {
         self.failed.take().map_or(Ok(()), Err)
     }
 
-    /// Solves the check of `p` with `window` and keeps it.
-    fn solve(&mut self, p: &Position, window: Window) -> Option<(i32, i32)> {
-        let level = Level::probcut(PROVE_CHECK_LEVEL);
+    /// Solves the check of `p` with `window` at `MPC_LEVELS[index]` and keeps it.
+    fn solve(&mut self, p: &Position, window: Window, index: usize) -> Option<(i32, i32)> {
+        let level = Level::probcut(index);
         let solver = self.solver.get_or_insert_with(|| {
-            let mut options = self.options.clone();
-            options.search.selectivity = level;
-            let mut s = Solver::new(options);
+            let mut s = Solver::new(self.options.clone());
             s.set_abort(self.abort.clone());
             s
+        });
+        solver.set_search(crate::search::SearchOptions {
+            selectivity: level,
+            ..self.options.search.clone()
         });
         let r = solver
             .solve_within(p.board, Mode::Window(window), None)
             .ok()?;
         let bounds = (r.lower, r.upper);
         self.nodes += r.nodes;
-        self.seen.insert((position_key(p), window), bounds);
+        self.seen.insert((position_key(p), window, index), bounds);
         let line = format!(
             "{} {window} {} {} {} {}\n",
             key_hex(position_key(p)),
@@ -141,9 +154,9 @@ impl Checker {
             if line.starts_with('%') || line.trim().is_empty() {
                 continue;
             }
-            let (key, window, bounds, nodes) =
+            let (key, window, bounds, level, nodes) =
                 parse_line(line).ok_or_else(|| damaged(&self.path, i + 1))?;
-            self.seen.insert((key, window), bounds);
+            self.seen.insert((key, window, level), bounds);
             self.nodes += nodes;
         }
         if whole.len() + 1 < text.len() {
@@ -167,20 +180,26 @@ impl Checker {
     }
 }
 
-/// One line: key, window, probable lower and upper bounds, percent, nodes.
-fn parse_line(line: &str) -> Option<(u64, Window, (i32, i32), u64)> {
+/// A check's line: key, window, probable bounds, level, nodes.
+type CheckLine = (u64, Window, (i32, i32), usize, u64);
+
+/// One line: key, window, probable lower and upper bounds, level (its index in
+/// `MPC_LEVELS`, from the percent), nodes.
+fn parse_line(line: &str) -> Option<CheckLine> {
     let f: Vec<&str> = line.split_whitespace().collect();
-    let [key, window, lower, upper, _percent, nodes] = f[..] else {
+    let [key, window, lower, upper, percent, nodes] = f[..] else {
         return None;
     };
     let bounds = (lower.parse().ok()?, upper.parse().ok()?);
     if !(-64..=64).contains(&bounds.0) || !(-64..=64).contains(&bounds.1) {
         return None;
     }
+    let level = Level::parse(percent).ok()?.probcut_index()?;
     Some((
         parse_key(key)?,
         Window::parse(window).ok()?,
         bounds,
+        level,
         nodes.parse().ok()?,
     ))
 }
@@ -203,8 +222,14 @@ mod tests {
         let w = Window::new(-1, 0).unwrap();
         assert_eq!(
             parse_line("00000000000000ff -1,0 -64 -2 73 1234"),
-            Some((255, w, (-64, -2), 1234))
+            Some((255, w, (-64, -2), 0, 1234))
         );
+        assert_eq!(
+            parse_line("00000000000000ff -1,0 0 64 87 5"),
+            Some((255, w, (0, 64), 1, 5))
+        );
+        assert_eq!(parse_line("00000000000000ff -1,0 -64 -2 100 1"), None);
+        assert_eq!(parse_line("00000000000000ff -1,0 -64 -2 80 1"), None);
         assert_eq!(parse_line("00000000000000ff -1,0 -64 -2 73"), None);
         assert_eq!(parse_line("00000000000000ff -1,0 -66 -2 73 1"), None);
         assert_eq!(parse_line("zz -1,0 -64 -2 73 1"), None);

@@ -11,9 +11,10 @@
 //! the bounds answer the window asked (both equal, for an exact value).
 //!
 //! A leaf goes out only when a probable check of its goal says it holds (`doubt.rs`);
-//! one that the check says fails is a doubt, and the plan tries another move. A plan
-//! left with nothing but doubts is made again without checks: doubts order the work,
-//! only rows prove.
+//! one that the check says fails is a doubt, and the plan tries another move. Where
+//! every move is doubted or refuted, the moves are planned again without believing
+//! doubts below: one false doubt among the hundreds of leaves under a move must not
+//! cost the move. Doubts order the work; only rows prove.
 
 use super::doubt::Checker;
 use super::estimate::Estimator;
@@ -132,7 +133,7 @@ pub fn plan(
     plan_with(root, target, known, frontier, guides, interrupt, false)
 }
 
-/// [`plan`], trusting the checks' doubts or not.
+/// [`plan`], believing the checks' doubts or not.
 fn plan_with(
     root: &Position,
     target: Window,
@@ -147,7 +148,8 @@ fn plan_with(
         known,
         frontier,
         predictor: &mut *guides.predictor,
-        checker: doubts.then_some(&mut *guides.checker),
+        checker: &mut *guides.checker,
+        believe: doubts,
         memo: HashMap::new(),
         proven: HashMap::new(),
         expanded: HashSet::new(),
@@ -230,10 +232,13 @@ struct Planner<'a, 'e> {
     known: &'a Known,
     frontier: u32,
     predictor: &'a mut Predictor<'e>,
-    /// Checks leaves' goals; `None` sends every leaf the plan reaches.
-    checker: Option<&'a mut Checker>,
-    /// Goals already decided or waiting (on which leaves), by position key.
-    memo: HashMap<(u64, Goal), (Status, Waits)>,
+    /// Checks leaves' goals.
+    checker: &'a mut Checker,
+    /// Whether the walk believes doubts where it is (false: every leaf it reaches
+    /// goes out).
+    believe: bool,
+    /// Goals already decided or waiting (on which leaves), by position key and belief.
+    memo: HashMap<(u64, Goal, bool), (Status, Waits)>,
     /// What the decided goals prove of the positions above the leaves, by key.
     proven: HashMap<u64, (i32, i32)>,
     /// The positions whose children were looked at.
@@ -281,7 +286,7 @@ impl Planner<'_, '_> {
         if let Some(s) = Status::of(goal, proven) {
             return (s, Waits::new());
         }
-        if let Some(found) = self.memo.get(&(key, goal)) {
+        if let Some(found) = self.memo.get(&(key, goal, self.believe)) {
             return found.clone();
         }
         let (s, waits) = match node(&p) {
@@ -304,7 +309,8 @@ impl Planner<'_, '_> {
             let b = narrowed(proven, goal, s);
             self.proven.insert(key, b);
         }
-        self.memo.insert((key, goal), (s, waits.clone()));
+        self.memo
+            .insert((key, goal, self.believe), (s, waits.clone()));
         (s, waits)
     }
 
@@ -325,7 +331,7 @@ impl Planner<'_, '_> {
             return (Status::Open, Waits::new());
         };
         let asked_again = self.known.get(key).is_some();
-        if !asked_again && self.checker.as_mut().is_some_and(|c| c.doubts(&p, goal)) {
+        if !asked_again && self.believe && self.checker.doubts(&p, goal) {
             return (Status::Doubt, Waits::new());
         }
         let window = if asked_again { Window::FULL } else { window };
@@ -350,7 +356,20 @@ impl Planner<'_, '_> {
     /// `goal` at a position with `moves`: one move for `>=`, every move for `<=`, the
     /// best predicted (lowest value for the opponent) first.
     fn moves(&mut self, moves: Vec<(Square, Position)>, goal: Goal) -> (Status, Waits) {
-        // Ordered by the prediction held inside what is proven of each move.
+        let ordered = self.ordered(moves);
+        let (s, waits) = self.walk(&ordered, goal);
+        if s != Status::Doubt || !matches!(goal, Goal::AtLeast(_)) || !self.believe {
+            return (s, waits);
+        }
+        // Every move doubted or refuted: the moves again, believing no doubt below.
+        self.believe = false;
+        let again = self.walk(&ordered, goal);
+        self.believe = true;
+        again
+    }
+
+    /// `moves` ordered by their prediction held inside what is proven of each.
+    fn ordered(&mut self, moves: Vec<(Square, Position)>) -> Vec<((i32, i32), Square, Position)> {
         let mut ordered: Vec<((i32, i32), Square, Position)> = moves
             .into_iter()
             .map(|(sq, q)| {
@@ -360,6 +379,11 @@ impl Planner<'_, '_> {
             })
             .collect();
         ordered.sort_by_key(|&(v, sq, _)| (v, sq.index()));
+        ordered
+    }
+
+    /// `goal` over the `ordered` moves.
+    fn walk(&mut self, ordered: &[((i32, i32), Square, Position)], goal: Goal) -> (Status, Waits) {
         let child = goal.for_child();
         // `>=`: one move that holds; `<=`: every move. Either way the parent's bound is
         // the best of what the children decided. A `>=` waits on one move at a time
@@ -369,7 +393,7 @@ impl Planner<'_, '_> {
         let any = matches!(goal, Goal::AtLeast(_));
         let (mut open, mut best, mut refuted, mut doubted) = (0u32, -64, 0u32, false);
         let mut waits = Waits::new();
-        for (_, sq, q) in ordered {
+        for &(_, sq, q) in ordered {
             if any && open > 0 && open >= 1 << refuted.min(OPEN_MOVES_LOG2) {
                 break;
             }
