@@ -15,7 +15,7 @@
 use super::goal::Goal;
 use crate::board::Position;
 use crate::board::key::{key_hex, parse_key, position_key};
-use crate::error::{Error, ProveError, Result};
+use crate::error::{Error, Result};
 use crate::search::{Level, Mode, Solver, SolverOptions, Window};
 use crate::settings::{PROVE_CHECK_LEVEL, PROVE_CHECK_MARGIN};
 use std::collections::HashMap;
@@ -39,6 +39,8 @@ pub struct Checker {
     pub nodes: u64,
     /// The first write that failed, reported once the plan is done.
     failed: Option<Error>,
+    /// Whether the file ends in a line cut off by a kill.
+    torn: bool,
 }
 
 impl Checker {
@@ -53,6 +55,7 @@ impl Checker {
             seen: HashMap::new(),
             nodes: 0,
             failed: None,
+            torn: false,
         };
         if path.exists() {
             checker.read()?;
@@ -124,7 +127,7 @@ impl Checker {
     }
 
     /// Appends `line` to the file, with the header first when the file is new.
-    fn append(&self, line: &str) -> Result<()> {
+    fn append(&mut self, line: &str) -> Result<()> {
         let write = |source| Error::Write {
             path: self.path.clone(),
             source,
@@ -135,12 +138,18 @@ impl Checker {
             .append(true)
             .open(&self.path)
             .map_err(write)?;
+        // A last line cut off by a kill is ended first; reading skips it (a check that
+        // does not parse is searched again: checks prove nothing).
         let text = if fresh {
             format!("{HEADER}\n{line}")
+        } else if self.torn {
+            format!("\n{line}")
         } else {
             line.to_string()
         };
-        f.write_all(text.as_bytes()).map_err(write)
+        f.write_all(text.as_bytes()).map_err(write)?;
+        self.torn = false;
+        Ok(())
     }
 
     /// Reads the file; a last line cut off by a kill is left out (and written again).
@@ -150,33 +159,18 @@ impl Checker {
             source,
         })?;
         let whole = text.rfind('\n').map_or("", |end| &text[..end]);
-        for (i, line) in whole.lines().enumerate() {
+        for line in whole.lines() {
             if line.starts_with('%') || line.trim().is_empty() {
                 continue;
             }
-            let (key, window, bounds, level, nodes) =
-                parse_line(line).ok_or_else(|| damaged(&self.path, i + 1))?;
+            let Some((key, window, bounds, level, nodes)) = parse_line(line) else {
+                continue;
+            };
             self.seen.insert((key, window, level), bounds);
             self.nodes += nodes;
         }
-        if whole.len() + 1 < text.len() {
-            // The torn tail goes, so that the next line appended starts a line.
-            self.cut_to(whole.len() + 1)?;
-        }
+        self.torn = !text.is_empty() && !text.ends_with('\n');
         Ok(())
-    }
-
-    /// Truncates the file to its first `len` bytes.
-    fn cut_to(&self, len: usize) -> Result<()> {
-        let write = |source| Error::Write {
-            path: self.path.clone(),
-            source,
-        };
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.path)
-            .map_err(write)?;
-        f.set_len(len as u64).map_err(write)
     }
 }
 
@@ -202,15 +196,6 @@ fn parse_line(line: &str) -> Option<CheckLine> {
         level,
         nodes.parse().ok()?,
     ))
-}
-
-fn damaged(path: &Path, line: usize) -> Error {
-    ProveError::Damaged {
-        path: path.to_path_buf(),
-        line,
-        what: "expected `key alpha,beta lower upper percent nodes`".to_string(),
-    }
-    .into()
 }
 
 #[cfg(test)]

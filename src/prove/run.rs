@@ -76,25 +76,13 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
     }
     let eval = o.search.eval.0.clone().ok_or(ProveError::NoEvaluation)?;
     let mut predictor = Predictor::new(&eval, spec.frontier);
-    let mut summary = ProveSummary {
-        bounds: (-64, 64),
-        ..ProveSummary::default()
-    };
+    let mut summary = unproven();
     let Some(guess) = root_prediction(o, &folder, &spec)? else {
         summary.stopped = o.interrupt.cause();
         return finish(summary, out);
     };
     predictor.set_score(&spec.root, guess.score);
-    let mut checker = Checker::open(
-        &folder.checks_path(),
-        SolverOptions {
-            hash_mb: o.hash_mb,
-            search: o.search.clone(),
-            threads: o.threads.max(1),
-            oversubscribe: false,
-        },
-        o.interrupt.flag(),
-    )?;
+    let mut checker = checker_for(o, &folder)?;
     let mut rows_before_batch = None;
     loop {
         let known = Known::read(&folder.csvs()?)?;
@@ -117,11 +105,10 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
         folder.write_tree(&p.tree)?;
         summary.bounds = p.bounds;
         summary.answered = spec.window.answered_by(p.bounds.0, p.bounds.1);
-        summary.rows = known.rows;
-        summary.leaf_nodes = known.nodes;
+        (summary.rows, summary.leaf_nodes) = (known.rows, known.nodes);
         summary.largest_leaf = known.largest;
-        summary.predict_nodes = predictor.nodes + guess.nodes;
-        summary.check_nodes = checker.nodes;
+        (summary.predict_nodes, summary.check_nodes) =
+            (predictor.nodes + guess.nodes, checker.nodes);
         if p.leaves.is_empty() {
             return finish(summary, out);
         }
@@ -158,6 +145,25 @@ pub fn run_prove(o: &ProveOptions, out: &mut impl Write) -> Result<ProveSummary>
             summary.stopped = Some(cause);
             return finish(summary, out);
         }
+    }
+}
+
+/// The leaves' checks, kept in the folder, solved with `o`'s tables and threads.
+fn checker_for(o: &ProveOptions, folder: &Folder) -> Result<Checker> {
+    let options = SolverOptions {
+        hash_mb: o.hash_mb,
+        search: o.search.clone(),
+        threads: o.threads.max(1),
+        oversubscribe: false,
+    };
+    Checker::open(&folder.checks_path(), options, o.interrupt.flag())
+}
+
+/// A summary of nothing proven yet.
+fn unproven() -> ProveSummary {
+    ProveSummary {
+        bounds: (-64, 64),
+        ..ProveSummary::default()
     }
 }
 
