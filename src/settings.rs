@@ -221,6 +221,9 @@ pub const PROVE_PREDICT_DEPTH: u32 = 6;
 /// Deepest prediction search: on FFO #45-#49 at frontier 18, 12 sent 0.77x the leaf nodes of depth 6 everywhere, 10 more on #46; root of the drawn 36 at depth 12: 87 M nodes ([results/proofs/](../results/proofs/README.md)).
 pub const PROVE_PREDICT_MAX_DEPTH: u32 = 12;
 
+/// Seconds after which a proof's leaf solve gives up and the proof plans that position's moves instead (`prove --leaf-seconds`): on the drawn 36-empty proof, leaves ran at about 6.7 M nodes a second on one thread, so 20 minutes is about 8 G nodes; 11 of its first 1 459 leaf rows passed 8 G (122 G of 823 G, the largest 20.67 G, each a refutation), and a leaf of more than 1 % of a proof holds up a cluster ([results/proofs/](../results/proofs/README.md)).
+pub const PROVE_LEAF_SECONDS: &str = "1200";
+
 /// `prove`'s default frontier, this many empties below the root (at least 18); not yet measured at depth ([results/proofs/](../results/proofs/README.md)).
 pub const PROVE_FRONTIER_BELOW: u32 = 6;
 

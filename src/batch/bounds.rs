@@ -8,23 +8,24 @@ use crate::results::csv_in::read_batch_row;
 use std::io::Read;
 use std::path::Path;
 
-/// What one solved row proves: its position's key, the bounds on its value for the side
-/// to move, its nodes and its line in the file.
+/// What one solved or timed-out row proves: its position's key, the bounds on its value
+/// for the side to move (none for a timeout), its nodes and its line in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Proven {
     /// The position key ([`crate::board::key::position_key`]).
     pub key: u64,
-    /// Lower and upper bounds, -64 <= lower <= upper <= 64.
-    pub bounds: (i32, i32),
+    /// Lower and upper bounds, -64 <= lower <= upper <= 64; `None` for a solve that gave
+    /// up at its time limit (status `timeout`).
+    pub bounds: Option<(i32, i32)>,
     /// The row's node count (0 when it gives none).
     pub nodes: u64,
     /// Its line in the CSV (the header is line 1).
     pub line: u64,
 }
 
-/// Reads the batch CSV at `path` and hands every solved row's bounds to `visit`; returns
-/// the rows read. Rows that prove nothing (timeouts, labels, malformed lines' rows) are
-/// skipped; a row finale would not write is an error naming its line. A torn last row (a
+/// Reads the batch CSV at `path` and hands every solved row's bounds, and every timeout,
+/// to `visit`; returns the rows read. Rows that prove nothing and spent no search
+/// (labels, malformed lines' rows) are skipped; a row finale would not write is an error naming its line. A torn last row (a
 /// batch killed while writing it) is not read: the batch that resumes drops it.
 pub fn read_bounds(path: &Path, mut visit: impl FnMut(Proven) -> Result<()>) -> Result<u64> {
     let io = |source| Error::Io {
@@ -61,7 +62,8 @@ pub fn read_bounds(path: &Path, mut visit: impl FnMut(Proven) -> Result<()>) -> 
             column: fault.column.to_string(),
             what: fault.what,
         })?;
-        if let Some(bounds) = row_bounds(&row) {
+        let bounds = row_bounds(&row);
+        if bounds.is_some() || row.1.status == "timeout" {
             let nodes = row.0.nodes.unwrap_or(0);
             visit(Proven {
                 key,

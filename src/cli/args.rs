@@ -1,6 +1,10 @@
 //! The command line's definitions: every subcommand and option, with the value parsers
 //! that give each bad value its one-line error.
 
+use super::parse::{
+    parse_depth, parse_empties, parse_eval_depth, parse_fsync_every, parse_move_sequence,
+    parse_seconds, parse_window, parse_years,
+};
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use finale::commands::switches::{parse_hash_mb, parse_threads};
 use finale::commands::{SearchSwitches, ThreadSwitches};
@@ -320,6 +324,12 @@ pub(crate) struct ProveArgs {
     /// Derive the root's bounds again from --dir's leaf rows (the proof is not extended).
     #[arg(long, conflicts_with_all = ["position", "moves", "plan_only", "frontier"])]
     pub(crate) check: bool,
+    /// A leaf solve that runs this many seconds gives up, and the proof goes one move
+    /// deeper there, so that no leaf holds the proof up (a batch run elsewhere with
+    /// --time-limit does the same).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds,
+          default_value = finale::settings::PROVE_LEAF_SECONDS, conflicts_with = "check")]
+    pub(crate) leaf_seconds: Duration,
     /// With --check: solve this many leaves again, each with its window, and check they
     /// agree with their rows.
     #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]
@@ -499,26 +509,6 @@ pub(crate) struct GamesArgs {
     pub(crate) out: PathBuf,
 }
 
-/// Years A-B, or one year.
-pub(crate) fn parse_years(s: &str) -> Result<(u16, u16), String> {
-    let bad = || format!("expected years A-B or one year, with A <= B, got '{s}'");
-    let (a, b) = s.split_once('-').unwrap_or((s, s));
-    let a: u16 = a.trim().parse().map_err(|_| bad())?;
-    let b: u16 = b.trim().parse().map_err(|_| bad())?;
-    if a > b {
-        return Err(bad());
-    }
-    Ok((a, b))
-}
-
-/// A sync interval: 0 or more seconds.
-pub(crate) fn parse_fsync_every(s: &str) -> Result<f64, String> {
-    s.parse::<f64>()
-        .ok()
-        .filter(|v| (0.0..1e9).contains(v))
-        .ok_or_else(|| format!("expected seconds (0 or more), got '{s}'"))
-}
-
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum ModeArg {
     /// Exact score and a best move (every best move with --ties).
@@ -537,64 +527,4 @@ impl From<ModeArg> for Mode {
             ModeArg::All => Mode::All,
         }
     }
-}
-
-pub(crate) fn parse_depth(s: &str) -> Result<u32, String> {
-    let max = finale::commands::MAX_PERFT_DEPTH;
-    s.parse()
-        .ok()
-        .filter(|&d| d <= max)
-        .ok_or_else(|| format!("depth must be 0..={max}"))
-}
-
-/// Depth of `finale eval`: an evaluated search without a table grows fast, so 0..=12.
-pub(crate) fn parse_eval_depth(s: &str) -> Result<u32, String> {
-    s.parse()
-        .ok()
-        .filter(|&d| d <= 12)
-        .ok_or_else(|| format!("depth must be 0..=12, got '{s}'"))
-}
-
-/// A `--moves` sequence: at least one move. An empty one (a variable that expanded to
-/// nothing) would ask for the start position, 60 empties, which no exact solve finishes.
-pub(crate) fn parse_move_sequence(s: &str) -> Result<String, String> {
-    if s.trim().is_empty() {
-        return Err("no moves given (expected a sequence such as f5d6c3d3c4)".into());
-    }
-    Ok(s.to_string())
-}
-
-/// A range of empty squares for generated positions: each must have a legal move, which a
-/// full board (0 empties) never has, so 1..=60.
-pub(crate) fn parse_empties(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("expected A-B or N with 1 <= A <= B <= 60, got '{s}'");
-    let (a, b) = s.split_once('-').unwrap_or((s, s));
-    let a: u32 = a.trim().parse().map_err(|_| bad())?;
-    let b: u32 = b.trim().parse().map_err(|_| bad())?;
-    if a == 0 {
-        return Err(format!(
-            "{s}: a position with a legal move has at least 1 empty square"
-        ));
-    }
-    if a > b || b > 60 {
-        return Err(bad());
-    }
-    Ok((a, b))
-}
-
-/// A `--window A,B`.
-pub(crate) fn parse_window(s: &str) -> Result<Window, String> {
-    Window::parse(s).map_err(|e| e.to_string())
-}
-
-pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
-    let v: f64 = s
-        .parse()
-        .map_err(|_| format!("expected seconds, got '{s}'"))?;
-    if !(v > 0.0 && v < 1e9) {
-        return Err(format!(
-            "{s}: the limit must be more than 0 and less than 1e9 seconds"
-        ));
-    }
-    Ok(Duration::from_secs_f64(v))
 }

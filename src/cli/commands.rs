@@ -251,6 +251,7 @@ pub(crate) fn prove(args: ProveArgs, out: &mut impl Write) -> finale::Result<Exi
         search,
         plan_only: args.plan_only,
         round_leaves: None,
+        leaf_limit: Some(args.leaf_seconds),
         progress: !args.no_progress,
         interrupt: on_signals()?,
     };

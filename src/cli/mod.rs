@@ -4,5 +4,6 @@
 pub(crate) mod args;
 pub(crate) mod commands;
 pub(crate) mod files;
+pub(crate) mod parse;
 pub(crate) mod train_args;
 pub(crate) mod usage;

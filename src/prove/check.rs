@@ -2,7 +2,9 @@
 //! by a plain minimax of bounds over the tree the folder records, with none of the
 //! planner's goals: a position's lower bound is the best of its moves' negated upper
 //! bounds, its upper bound the best of their negated lower bounds; a leaf's bounds are
-//! its rows'; a finished game's its score; anything the tree does not expand -64..64.
+//! its rows'; a finished game's its score; anything the tree does not expand -64..64,
+//! or what its rows say. A position that has rows and is expanded too (its solve gave
+//! up at a time limit, and the proof went one move deeper) takes both, intersected.
 //! A sample of leaves can be solved again, each with its window, to agree with its rows.
 
 use super::folder::{Folder, read_leaves};
@@ -54,7 +56,6 @@ pub fn run_check(
     let mut derive = Derive {
         known: &known,
         expanded: &expanded,
-        frontier: spec.frontier,
         memo: HashMap::new(),
     };
     let bounds = derive.bounds(&spec.root, true);
@@ -81,7 +82,6 @@ pub fn run_check(
 struct Derive<'a> {
     known: &'a Known,
     expanded: &'a HashSet<u64>,
-    frontier: u32,
     memo: HashMap<(u64, bool), (i32, i32)>,
 }
 
@@ -93,11 +93,11 @@ impl Derive<'_> {
         if let Some(&b) = self.memo.get(&(key, open)) {
             return b;
         }
+        let rows = self.known.get(key).unwrap_or((-64, 64));
         let b = match node(p) {
             Node::Over(score) => (score, score),
-            _ if p.board.empty_count() <= self.frontier => self.known.get(key).unwrap_or((-64, 64)),
-            _ if !open => (-64, 64),
-            Node::Pass(q) => negated(self.bounds(&q, true)),
+            _ if !open => rows,
+            Node::Pass(q) => both(rows, negated(self.bounds(&q, true))),
             Node::Moves(moves) => {
                 let mut best = (-64, -64);
                 for (_, q) in moves {
@@ -105,12 +105,18 @@ impl Derive<'_> {
                     let (l, u) = negated(self.bounds(&q, child));
                     best = (best.0.max(l), best.1.max(u));
                 }
-                best
+                both(rows, best)
             }
         };
         self.memo.insert((key, open), b);
         b
     }
+}
+
+/// What two proofs of one value's bounds prove together. (Crossed bounds would mean a
+/// wrong row, which solving the leaves again finds.)
+fn both((l, u): (i32, i32), (l2, u2): (i32, i32)) -> (i32, i32) {
+    (l.max(l2), u.min(u2))
 }
 
 /// Bounds on minus a value.

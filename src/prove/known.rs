@@ -1,16 +1,19 @@
 //! What the leaf rows prove: every solved row of the work folder's CSVs, intersected by
-//! position. Rows that cannot all hold stop the proof with a conflict.
+//! position, and the positions whose solve gave up at its time limit (a timeout row),
+//! which the proof splits. Rows that cannot all hold stop the proof with a conflict.
 
 use crate::batch::bounds::{Proven, read_bounds};
 use crate::board::key::key_hex;
 use crate::error::{ProveError, Result};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The bounds proven so far, by position key.
 #[derive(Default)]
 pub struct Known {
     bounds: HashMap<u64, (i32, i32)>,
+    /// Positions with a timeout row.
+    gave_up: HashSet<u64>,
     /// Solved rows read.
     pub rows: u64,
     /// Their nodes.
@@ -39,12 +42,21 @@ impl Known {
         self.bounds.len()
     }
 
+    /// Whether a solve of the position `key` gave up at its time limit: the proof goes
+    /// one move deeper there instead of asking it again.
+    pub fn gave_up(&self, key: u64) -> bool {
+        self.gave_up.contains(&key)
+    }
+
     /// Adds the row `p` of `path`.
     fn add(&mut self, path: &Path, p: Proven) -> Result<()> {
         self.rows += 1;
         self.nodes += p.nodes;
         self.largest = self.largest.max(p.nodes);
-        let (l, u) = p.bounds;
+        let Some((l, u)) = p.bounds else {
+            self.gave_up.insert(p.key);
+            return Ok(());
+        };
         let entry = self.bounds.entry(p.key).or_insert((-64, 64));
         let (lo, up) = (entry.0.max(l), entry.1.min(u));
         if lo > up {

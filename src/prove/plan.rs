@@ -5,7 +5,8 @@
 //! A goal on a position is a bound on its value. `>= b` needs one move whose position
 //! is `<= -b`; the moves are tried best predicted first, and the next is taken only once
 //! the first is refuted. `<= a` needs every move's position `>= -a`. A position of
-//! at most `frontier` empties is a leaf: its goal goes out as a window solve (a null
+//! at most `frontier` empties is a leaf, unless a solve of it gave up at its time limit
+//! (then its moves are planned as above, so no leaf holds up the proof): its goal goes out as a window solve (a null
 //! window the first time; when a row of it did not decide the goal asked now, the window
 //! that decides every goal the root's window can ask: exact for an exact value).
 //! The root aims its goals at its estimated value inside what is proven so far, until
@@ -308,7 +309,9 @@ impl Planner<'_, '_> {
                 Status::of(goal, (score, score)).unwrap_or(Status::Open),
                 Waits::new(),
             ),
-            _ if p.board.empty_count() <= self.frontier => self.leaf(p, key, goal),
+            _ if p.board.empty_count() <= self.frontier && !self.known.gave_up(key) => {
+                self.leaf(p, key, goal)
+            }
             Node::Pass(q) => {
                 self.expand(key);
                 let (s, waits) = self.need(q, goal.for_child());
@@ -319,7 +322,7 @@ impl Planner<'_, '_> {
                 self.moves(moves, goal)
             }
         };
-        if s.decided() && p.board.empty_count() > self.frontier {
+        if s.decided() && (p.board.empty_count() > self.frontier || self.known.gave_up(key)) {
             let b = narrowed(proven, goal, s);
             self.proven.insert(key, b);
         }

@@ -36,6 +36,9 @@ pub struct ProveOptions {
     /// The most leaves a round this command solves itself sends; `None` for the rule by
     /// the frontier ([`PROVE_SHORT_ROUNDS_FROM`]).
     pub round_leaves: Option<usize>,
+    /// A leaf solve that runs this long gives up (a timeout row), and the proof plans
+    /// that position's moves instead; `None`: no limit.
+    pub leaf_limit: Option<Duration>,
     /// A progress bar for each round's batch.
     pub progress: bool,
     /// Stops the run between or inside rounds (SIGINT, SIGTERM).
@@ -218,7 +221,7 @@ fn leaf_batch(o: &ProveOptions, obf: PathBuf, csv: PathBuf) -> BatchOptions {
         label_depth: None,
         hash_mb: o.hash_mb,
         threads: o.threads,
-        time_limit: None,
+        time_limit: o.leaf_limit,
         shard: Shard::ALL,
         skip_bad: false,
         search: o.search.clone(),
