@@ -197,7 +197,7 @@ pub const SPLIT_CHECK_INTERVAL: u64 = 256;
 /// Default transposition table size in MB: at 29-30 empties 1 GB and 4 GB save under 0.1 % of the nodes, and on a proof's null-window leaves under 0.01 % ([results/deep/2026-12-04-deep-defaults/](../results/deep/2026-12-04-deep-defaults/README.md)).
 pub const DEFAULT_HASH_MB: usize = 256;
 
-/// Empties above which one solve's default table doubles per empty: at 29-30 empties a table 4 times smaller costs 1.5-2.5 % more nodes, and a search grows about 3 times per empty ([results/deep/2026-12-04-deep-defaults/](../results/deep/2026-12-04-deep-defaults/README.md)).
+/// Empties above which one solve's default table doubles per empty: at 29-30 empties a table 4 times smaller costs 1.5-2.5 % more nodes, and a search grows about 3 times per empty ([results/deep/2026-12-04-deep-defaults/](../results/deep/2026-12-04-deep-defaults/README.md)); at 31 empties a 4 GB table saved 1.3 % of 256 MB's nodes, against 0.07 % at 30 ([results/deep/2026-12-06-deep31/](../results/deep/2026-12-06-deep31/README.md)).
 pub const DEEP_HASH_FROM_EMPTIES: u32 = 30;
 
 /// Most MB of a deep solve's default table (reached at 34 empties) ([results/deep/2026-12-04-deep-defaults/](../results/deep/2026-12-04-deep-defaults/README.md)).
