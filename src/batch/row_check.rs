@@ -155,7 +155,13 @@ fn check_answer(row: &BatchRow<&str>) -> Result<(), RowFault> {
         return fault("probable_move", what);
     }
     if !b.probable_score.is_empty() {
-        let score = b.probable_score.parse::<i32>().ok();
+        // A window solve's probable answer may be a bound beyond its window (`<=+0`).
+        let s: &str = b.probable_score;
+        let s = s
+            .strip_prefix("<=")
+            .or_else(|| s.strip_prefix(">="))
+            .unwrap_or(s);
+        let score = s.parse::<i32>().ok();
         if score.is_none() {
             let what = format!("{:?} is not a score", b.probable_score);
             return fault("probable_score", what);
@@ -272,7 +278,9 @@ mod tests {
     use super::*;
     use crate::board::parse_moves;
     use crate::results::csv_in::read_batch_row;
+    use crate::results::format::score_string;
     use crate::results::{BatchColumns, CsvRow};
+    use crate::search::{Mode, Window};
 
     /// A solved row of the position after `moves`, as a batch writes it.
     fn solved(moves: &str) -> BatchRow {
@@ -333,6 +341,12 @@ mod tests {
         b.probable_score = "+2".into();
         b.probable_level = "73%".into();
         b.probable_move = "D6".into();
+        assert!(written_and_checked(&(r.clone(), b.clone())).is_ok());
+        // A window solve's timeout: its probable answer is a bound beyond the window, as
+        // the batch writes it (a proof's leaf given up at its time limit).
+        let window = Mode::Window(Window::new(0, 1).unwrap());
+        b.probable_score = score_string(window, 0);
+        assert_eq!(b.probable_score, "<=+0");
         assert!(written_and_checked(&(r, b)).is_ok());
         // Labels of depth 0 and 12, with no best move.
         for depth in ["depth0", "depth12"] {
