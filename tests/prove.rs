@@ -25,6 +25,18 @@ fn search() -> SearchOptions {
     }
 }
 
+/// A random position of `empties` empties (Black to move), its naive minimax value and
+/// the position to prove.
+fn random_root(rng: &mut Rng, empties: usize) -> (r::RefBoard, i32, Position) {
+    let b = r::random_position(rng, empties);
+    let v = r::solve(&b);
+    let root = Position {
+        board: r::to_board(&b),
+        side: Color::Black,
+    };
+    (b, v, root)
+}
+
 /// Proves `root` for `window` in `dir` with small tables; the bounds.
 fn prove(dir: &Path, root: Position, frontier: u32, window: Window) -> (i32, i32) {
     prove_in_rounds_of(dir, root, frontier, window, None).0
@@ -105,12 +117,7 @@ fn proofs_agree_with_the_reference() {
     let mut rng = Rng::new(69);
     let tmp = tempfile::tempdir().unwrap();
     for i in 0..24 {
-        let b = r::random_position(&mut rng, 9 + i % 2);
-        let v = r::solve(&b);
-        let root = Position {
-            board: r::to_board(&b),
-            side: Color::Black,
-        };
+        let (b, v, root) = random_root(&mut rng, 9 + i % 2);
         let dir = tmp.path().join(format!("{i}"));
         assert_eq!(
             prove(&dir, root, 5, Window::FULL),
@@ -155,12 +162,7 @@ fn leaves_that_give_up_are_split() {
     let tmp = tempfile::tempdir().unwrap();
     let mut timeouts = 0;
     for i in 0..6 {
-        let b = r::random_position(&mut rng, 9);
-        let v = r::solve(&b);
-        let root = Position {
-            board: r::to_board(&b),
-            side: Color::Black,
-        };
+        let (b, v, root) = random_root(&mut rng, 9);
         let dir = tmp.path().join(format!("{i}"));
         let limit = Some(std::time::Duration::ZERO);
         let (bounds, _) = prove_with(&dir, root, (7, Window::FULL), None, limit);
@@ -185,12 +187,7 @@ fn short_rounds_prove_the_reference_value() {
     let mut rng = Rng::new(6902);
     let tmp = tempfile::tempdir().unwrap();
     for i in 0..6 {
-        let b = r::random_position(&mut rng, 10);
-        let v = r::solve(&b);
-        let root = Position {
-            board: r::to_board(&b),
-            side: Color::Black,
-        };
+        let (b, v, root) = random_root(&mut rng, 10);
         let dir = tmp.path().join(format!("{i}"));
         let (bounds, rounds) = prove_in_rounds_of(&dir, root, 5, Window::FULL, Some(2));
         assert_eq!(bounds, (v, v), "{}", r::show(&b));
@@ -219,12 +216,7 @@ fn lying_checks_do_not_change_a_proof() {
     let tmp = tempfile::tempdir().unwrap();
     let mut lies = 0;
     for i in 0..8 {
-        let b = r::random_position(&mut rng, 10);
-        let v = r::solve(&b);
-        let root = Position {
-            board: r::to_board(&b),
-            side: Color::Black,
-        };
+        let (b, v, root) = random_root(&mut rng, 10);
         let honest = tmp.path().join(format!("{i}-honest"));
         assert_eq!(prove(&honest, root, 5, Window::FULL), (v, v));
         // Line 4 of this seed transposes across a pass: the check must see it too.
