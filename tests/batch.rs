@@ -28,6 +28,71 @@ fn batch(args: &[&str]) -> std::process::Output {
         .expect("finale runs")
 }
 
+/// `in.obf` in `dir` holding FFO #40 (20 empties) and FFO #1 (14 empties), and its text.
+fn deep_and_easy(dir: &Path) -> (PathBuf, String) {
+    let input = dir.join("in.obf");
+    let ffo = std::fs::read_to_string(suite("fforum-40-59.obf")).unwrap();
+    let easy = std::fs::read_to_string(suite("fforum-1-19.obf")).unwrap();
+    let text = format!(
+        "{}\n{}\n",
+        ffo.lines().next().unwrap(),
+        easy.lines().next().unwrap()
+    );
+    std::fs::write(&input, &text).unwrap();
+    (input, text)
+}
+
+/// A node budget gives up like a time limit, but at the same node on every run and
+/// machine: FFO #40 (20 empties, about 9.6 M nodes to solve) stops between 1 M nodes and
+/// one stop check past them, twice at the same count, while FFO #1 (14 empties, about
+/// 30 K) keeps its published +18.
+#[test]
+fn node_limit_gives_up_at_the_same_node_every_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, _) = deep_and_easy(dir.path());
+    let mut stopped_at = Vec::new();
+    for run in 0..2 {
+        let out = dir.path().join(format!("out{run}.csv"));
+        let o = batch(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--node-limit",
+            "1M",
+            "--threads",
+            "1",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let r = rows(&out);
+        let by_empties: HashMap<&str, &HashMap<String, String>> =
+            r.iter().map(|r| (r["empties"].as_str(), r)).collect();
+        assert_eq!(by_empties["14"]["status"], "solved");
+        assert_eq!(by_empties["14"]["score"], "18");
+        let deep = by_empties["20"];
+        assert_eq!(deep["status"], "timeout");
+        let nodes: u64 = deep["nodes"].parse().unwrap();
+        let check = finale::settings::STOP_CHECK_INTERVAL;
+        assert!(
+            (1_000_000..1_000_000 + check).contains(&nodes),
+            "stopped at {nodes}"
+        );
+        stopped_at.push(nodes);
+    }
+    assert_eq!(stopped_at[0], stopped_at[1]);
+    let bad = dir.path().join("bad.csv");
+    let o = batch(&[
+        input.to_str().unwrap(),
+        "--out",
+        bad.to_str().unwrap(),
+        "--node-limit",
+        "1.5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("1.5") && err.contains("node"), "{err}");
+    assert!(!bad.exists());
+}
+
 /// A batch of `input` into `out` on one thread, giving up on a position after `limit`
 /// seconds.
 fn one_thread_with_limit(input: &Path, out: &Path, limit: &str) -> std::process::Output {
@@ -275,16 +340,8 @@ fn shards_are_disjoint_cover_the_input_and_merge() {
 #[test]
 fn time_limit_gives_timeout_rows_and_bad_lines_are_handled() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.obf");
-    let ffo = std::fs::read_to_string(suite("fforum-40-59.obf")).unwrap();
-    let easy = std::fs::read_to_string(suite("fforum-1-19.obf")).unwrap();
     // FFO #40 (20 empties) cannot be solved in 10 ms; FFO #1 (14 empties) can.
-    let text = format!(
-        "{}\n{}\n",
-        ffo.lines().next().unwrap(),
-        easy.lines().next().unwrap()
-    );
-    std::fs::write(&input, &text).unwrap();
+    let (input, text) = deep_and_easy(dir.path());
     let out = dir.path().join("out.csv");
     let o = one_thread_with_limit(&input, &out, "0.01");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -1298,6 +1355,7 @@ fn a_selective_batch_is_refused_by_the_library_and_the_cli() {
         hash_mb: 16,
         threads: 1,
         time_limit: None,
+        node_limit: None,
         shard: finale::batch::Shard::ALL,
         skip_bad: false,
         search: finale::search::SearchOptions {

@@ -50,16 +50,16 @@ fn prove_in_rounds_of(
     window: Window,
     round_leaves: Option<usize>,
 ) -> ((i32, i32), usize) {
-    prove_with(dir, root, (frontier, window), round_leaves, None)
+    prove_with(dir, root, (frontier, window), round_leaves, (None, None))
 }
 
-/// [`prove_in_rounds_of`] with leaf solves given up after `leaf_limit`.
+/// [`prove_in_rounds_of`] with leaf solves given up after `leaf_limit` or `leaf_nodes`.
 fn prove_with(
     dir: &Path,
     root: Position,
     (frontier, window): (u32, Window),
     round_leaves: Option<usize>,
-    leaf_limit: Option<std::time::Duration>,
+    (leaf_limit, leaf_nodes): (Option<std::time::Duration>, Option<u64>),
 ) -> ((i32, i32), usize) {
     let options = ProveOptions {
         dir: dir.to_path_buf(),
@@ -74,6 +74,7 @@ fn prove_with(
         plan_only: false,
         round_leaves,
         leaf_limit,
+        leaf_nodes,
         progress: false,
         interrupt: Default::default(),
     };
@@ -152,31 +153,39 @@ fn proofs_agree_with_the_reference() {
     }
 }
 
-/// Leaf solves that give up at once (a time limit of zero): every leaf that times out is
-/// split into its moves, down to the end of the game if need be, and the proofs still
-/// give the naive minimax's value, which the check derives again from rows and a tree
-/// that reaches below the frontier.
+/// Leaf solves that give up at once (a time limit of zero, or a budget of one node, which
+/// a search looks at before its first node): every leaf that gives up is split into its
+/// moves, down to the end of the game if need be, and the proofs still give the naive
+/// minimax's value, which the check derives again from rows and a tree that reaches below
+/// the frontier.
 #[test]
 fn leaves_that_give_up_are_split() {
     let mut rng = Rng::new(6906);
     let tmp = tempfile::tempdir().unwrap();
-    let mut timeouts = 0;
+    let mut timeouts = [0, 0];
     for i in 0..6 {
         let (b, v, root) = random_root(&mut rng, 9);
         let dir = tmp.path().join(format!("{i}"));
-        let limit = Some(std::time::Duration::ZERO);
-        let (bounds, _) = prove_with(&dir, root, (7, Window::FULL), None, limit);
+        let limits = if i % 2 == 0 {
+            (Some(std::time::Duration::ZERO), None)
+        } else {
+            (None, Some(1))
+        };
+        let (bounds, _) = prove_with(&dir, root, (7, Window::FULL), None, limits);
         assert_eq!(bounds, (v, v), "{}", r::show(&b));
         assert_eq!(check(&dir), (v, v), "{}", r::show(&b));
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "csv") {
                 let text = std::fs::read_to_string(&path).unwrap();
-                timeouts += text.lines().filter(|l| l.contains(",timeout,")).count();
+                timeouts[i % 2] += text.lines().filter(|l| l.contains(",timeout,")).count();
             }
         }
     }
-    assert!(timeouts > 0, "no leaf gave up");
+    assert!(
+        timeouts.iter().all(|&t| t > 0),
+        "no leaf gave up: {timeouts:?}"
+    );
 }
 
 /// Rounds cut short (2 leaves each, as `prove` does with deep leaves): each round file

@@ -15,7 +15,7 @@ pub struct Proven {
     /// The position key ([`crate::board::key::position_key`]).
     pub key: u64,
     /// Lower and upper bounds, -64 <= lower <= upper <= 64; `None` for a solve that gave
-    /// up at its time limit (status `timeout`).
+    /// up at its time or node limit (status `timeout`).
     pub bounds: Option<(i32, i32)>,
     /// The row's node count (0 when it gives none).
     pub nodes: u64,

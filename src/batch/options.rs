@@ -1,4 +1,4 @@
-//! How to run a batch: inputs, output, mode, threads, tables, shard, time limit and the
+//! How to run a batch: inputs, output, mode, threads, tables, shard, time and node limits and the
 //! interrupt that stops it.
 
 use super::shard::Shard;
@@ -27,6 +27,8 @@ pub struct BatchOptions {
     pub threads: usize,
     /// Give up on a position after this long.
     pub time_limit: Option<Duration>,
+    /// Give up on a position after about this many nodes ([`crate::search::Solver::set_node_budget`]).
+    pub node_limit: Option<u64>,
     /// The part of the input this run solves.
     pub shard: Shard,
     /// Record malformed input lines as `error` rows instead of stopping.

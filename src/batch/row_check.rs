@@ -343,7 +343,7 @@ mod tests {
         b.probable_move = "D6".into();
         assert!(written_and_checked(&(r.clone(), b.clone())).is_ok());
         // A window solve's timeout: its probable answer is a bound beyond the window, as
-        // the batch writes it (a proof's leaf given up at its time limit).
+        // the batch writes it (a proof's leaf given up at its time or node limit).
         let window = Mode::Window(Window::new(0, 1).unwrap());
         b.probable_score = score_string(window, 0);
         assert_eq!(b.probable_score, "<=+0");

@@ -16,7 +16,7 @@ pub struct BatchSummary {
     pub already_done: u64,
     /// Rows written: solved.
     pub solved: u64,
-    /// Rows written: gave up at the time limit.
+    /// Rows written: gave up at the time or node limit.
     pub timeouts: u64,
     /// Rows written: malformed input lines (with `skip_bad`).
     pub errors: u64,

@@ -1,5 +1,5 @@
 //! The batch's workers: each solves positions with its own table and hands the writer
-//! one row per position (solved, or given up at the time limit with its last probable
+//! one row per position (solved, or given up at the time or node limit with its last probable
 //! answer), keeping the bar's status line current.
 
 use super::input::{Repeats, Task};
@@ -186,7 +186,7 @@ fn solved_row(shared: &Shared, job: &Job, result: SolveResult, work: u64) -> Don
     }
 }
 
-/// The row of a solve given up at the time limit: what its last finished pass said.
+/// The row of a solve given up at the time or node limit: what its last finished pass said.
 fn timeout_row(shared: &Shared, job: &Job, t: &TimedOut, work: u64) -> Done {
     let options = shared.options;
     let at = BatchSource {
@@ -253,6 +253,7 @@ pub(super) fn worker(
         oversubscribe: false,
     });
     solver.set_abort(Arc::clone(stop));
+    solver.set_node_budget(options.node_limit);
     while !stop.load(Relaxed) {
         let Ok(job) = jobs.recv() else {
             return;

@@ -3,7 +3,7 @@
 
 use super::parse::{
     parse_depth, parse_empties, parse_eval_depth, parse_fsync_every, parse_move_sequence,
-    parse_seconds, parse_window, parse_years,
+    parse_nodes, parse_seconds, parse_window, parse_years,
 };
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use finale::commands::switches::{parse_hash_mb, parse_threads};
@@ -330,6 +330,12 @@ pub(crate) struct ProveArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds,
           default_value = finale::settings::PROVE_LEAF_SECONDS, conflicts_with = "check")]
     pub(crate) leaf_seconds: Duration,
+    /// A leaf solve that searches N nodes gives up the same way: at one thread a leaf
+    /// stops at the same node on any machine, so a proof's rounds repeat exactly, and a
+    /// budget of 1 % of the proof's expected nodes keeps every leaf under 1 % of it
+    /// (8000000000, 8e9 or 8G; a batch run elsewhere takes --node-limit).
+    #[arg(long, value_name = "N", value_parser = parse_nodes, conflicts_with = "check")]
+    pub(crate) leaf_nodes: Option<u64>,
     /// With --check: solve this many leaves again, each with its window, and check they
     /// agree with their rows.
     #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]
@@ -446,6 +452,10 @@ pub(crate) struct BatchArgs {
     /// Give up on a position after SECONDS (status timeout).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub(crate) time_limit: Option<Duration>,
+    /// Give up on a position after N nodes (status timeout, as at --time-limit): at one
+    /// thread a position stops at the same node on any machine (8000000000, 8e9 or 8G).
+    #[arg(long, value_name = "N", value_parser = parse_nodes)]
+    pub(crate) node_limit: Option<u64>,
     /// Solve only shard I of N (by position key). Default: from SLURM_ARRAY_TASK_ID /
     /// SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX with --shards.
     #[arg(long, value_name = "I/N")]
@@ -460,7 +470,7 @@ pub(crate) struct BatchArgs {
     /// Label each position instead of solving it: the value of a search D moves deep
     /// (0-12) with the evaluation (--eval) at its leaves, in discs rounded, as rows of mode
     /// `depthD` (training labels; `finale eval --depth D` shows the same value).
-    #[arg(long, value_name = "D", value_parser = parse_eval_depth, conflicts_with_all = ["time_limit", "mode", "window"])]
+    #[arg(long, value_name = "D", value_parser = parse_eval_depth, conflicts_with_all = ["time_limit", "node_limit", "mode", "window"])]
     pub(crate) label_depth: Option<u32>,
     /// No progress bar.
     #[arg(long)]

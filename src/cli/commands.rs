@@ -207,6 +207,7 @@ pub(crate) fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<Exi
         hash_mb: args.common.hash_mb(),
         threads: Threads::workers(args.threads).running,
         time_limit: args.time_limit,
+        node_limit: args.node_limit,
         shard,
         skip_bad: args.skip_bad,
         search: args.common.search.options()?,
@@ -252,6 +253,7 @@ pub(crate) fn prove(args: ProveArgs, out: &mut impl Write) -> finale::Result<Exi
         plan_only: args.plan_only,
         round_leaves: None,
         leaf_limit: Some(args.leaf_seconds),
+        leaf_nodes: args.leaf_nodes,
         progress: !args.no_progress,
         interrupt: on_signals()?,
     };

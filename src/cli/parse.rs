@@ -82,3 +82,58 @@ pub(crate) fn parse_seconds(s: &str) -> Result<Duration, String> {
     }
     Ok(Duration::from_secs_f64(v))
 }
+
+/// A node count: a whole number, in digits (`8000000000`), with a power of ten
+/// (`8e9`) or with a suffix K, M, G or T (`8G`: 8 000 000 000, the units the output
+/// prints nodes in).
+pub(crate) fn parse_nodes(s: &str) -> Result<u64, String> {
+    let bad = || format!("expected a node count such as 8000000000, 8e9 or 8G, got '{s}'");
+    let t = s.trim();
+    let (digits, scale) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() && !t.contains(['e', 'E']) => {
+            let scale = match c.to_ascii_uppercase() {
+                'K' => 1e3,
+                'M' => 1e6,
+                'G' => 1e9,
+                'T' => 1e12,
+                _ => return Err(bad()),
+            };
+            (&t[..i], scale)
+        }
+        _ => (t, 1.0),
+    };
+    let v: f64 = digits.parse().map_err(|_| bad())?;
+    let n = v * scale;
+    if !(1.0..1e19).contains(&n) || n.fract() != 0.0 {
+        return Err(format!(
+            "{s}: the node count must be a whole number from 1 to below 1e19"
+        ));
+    }
+    Ok(n as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_nodes;
+
+    #[test]
+    fn node_counts_read_in_digits_powers_and_units() {
+        for (s, n) in [
+            ("8000000000", 8_000_000_000),
+            ("8e9", 8_000_000_000),
+            ("8G", 8_000_000_000),
+            ("12g", 12_000_000_000),
+            ("1.5M", 1_500_000),
+            ("65536", 65_536),
+            ("2T", 2_000_000_000_000),
+            ("1", 1),
+        ] {
+            assert_eq!(parse_nodes(s), Ok(n), "{s}");
+        }
+        for s in [
+            "0", "-5", "1.5", "8X", "G", "", "nan", "inf", "1e20", "8e9G",
+        ] {
+            assert!(parse_nodes(s).is_err(), "{s}");
+        }
+    }
+}

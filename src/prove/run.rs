@@ -39,6 +39,9 @@ pub struct ProveOptions {
     /// A leaf solve that runs this long gives up (a timeout row), and the proof plans
     /// that position's moves instead; `None`: no limit.
     pub leaf_limit: Option<Duration>,
+    /// A leaf solve that searches this many nodes gives up the same way; `None`: no
+    /// limit.
+    pub leaf_nodes: Option<u64>,
     /// A progress bar for each round's batch.
     pub progress: bool,
     /// Stops the run between or inside rounds (SIGINT, SIGTERM).
@@ -222,6 +225,7 @@ fn leaf_batch(o: &ProveOptions, obf: PathBuf, csv: PathBuf) -> BatchOptions {
         hash_mb: o.hash_mb,
         threads: o.threads,
         time_limit: o.leaf_limit,
+        node_limit: o.leaf_nodes,
         shard: Shard::ALL,
         skip_bad: false,
         search: o.search.clone(),

@@ -1,7 +1,7 @@
 //! The rows the suite and batch CSVs hold: the suite's columns ([`CsvRow`], in [`HEADER`]
 //! order), the batch's after them ([`BatchColumns`]), what every row of a run repeats
 //! ([`RunInfo`]), and one constructor per kind of row: solved, unanswered by another
-//! engine, given up at the time limit, a malformed line.
+//! engine, given up at the time or node limit, a malformed line.
 
 use super::format::{move_scores_string, moves_string, pass_level, score_string};
 use super::machine;
@@ -300,7 +300,7 @@ pub struct BatchSource<'a> {
     pub record: &'a ObfRecord,
 }
 
-/// The batch row of a solve of `mode` given up at the time limit: its work, and what its
+/// The batch row of a solve of `mode` given up at the time or node limit: its work, and what its
 /// last finished pass said as a probable answer.
 pub fn batch_timeout(at: &BatchSource, mode: Mode, t: &TimedOut, info: &RunInfo) -> BatchRow {
     let pass = t.last_pass.as_ref();

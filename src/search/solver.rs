@@ -66,6 +66,8 @@ pub struct Solver {
     split_workers: usize,
     /// When set, every solve gives up as if its time limit had passed.
     abort: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// When set, every solve gives up after about this many nodes.
+    node_budget: Option<u64>,
     /// The last finished solve's work and span (a span build's only).
     last_span: Option<SpanReport>,
 }
@@ -133,6 +135,7 @@ impl Solver {
             many,
             split_workers: threads,
             abort: None,
+            node_budget: None,
             last_span: None,
         })
     }
@@ -142,6 +145,14 @@ impl Solver {
     /// Searches without a flag do exactly the same work as before.
     pub fn set_abort(&mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) {
         self.abort = Some(flag);
+    }
+
+    /// Makes every later solve ([`Solver::solve_within`], [`Solver::solve_reporting`])
+    /// give up once it has searched about `nodes` nodes (`None`: never), as it does at a
+    /// time limit. At one thread the same budget stops the same solve at the same node,
+    /// on any machine, which a time limit cannot do.
+    pub fn set_node_budget(&mut self, nodes: Option<u64>) {
+        self.node_budget = nodes;
     }
 
     /// The work and span of the last finished solve: `None` unless finale was built with
@@ -160,6 +171,7 @@ impl Solver {
     fn run<R: Send>(
         &self,
         deadline: Option<Instant>,
+        budget: Option<u64>,
         f: impl FnOnce(&mut Search) -> R + Send,
     ) -> (R, u64, bool, Span) {
         let go = || {
@@ -177,6 +189,9 @@ impl Solver {
             }
             if let Some(a) = &self.abort {
                 s.set_abort(a);
+            }
+            if let Some(n) = budget {
+                s.set_node_budget(n);
             }
             let r = f(&mut s);
             (r, s.nodes, s.stop.stopped, s.measure.span)
@@ -206,8 +221,9 @@ impl Solver {
     /// without the root's per-move bookkeeping or principal variation: a null-window
     /// test, or a kernel to benchmark.
     pub fn search(&mut self, board: Board, alpha: i32, beta: i32) -> (i32, u64) {
-        let (v, nodes, _, _) =
-            self.run(None, |s| s.search(board, alpha, beta, board.empty_count()));
+        let (v, nodes, _, _) = self.run(None, None, |s| {
+            s.search(board, alpha, beta, board.empty_count())
+        });
         (v, nodes)
     }
 
@@ -216,7 +232,7 @@ impl Solver {
     /// ([`Solver::set_abort`]) stopped it.
     pub fn reaches(&mut self, board: Board, score: i32) -> Option<bool> {
         self.tt.new_search();
-        let (v, _, stopped, _) = self.run(None, |s| {
+        let (v, _, stopped, _) = self.run(None, None, |s| {
             s.level = Level::EXACT;
             s.search(board, score - 1, score, board.empty_count())
         });
@@ -224,11 +240,14 @@ impl Solver {
     }
 
     /// Solves `board` (side to move first) in `mode`. Panics if the abort flag
-    /// ([`Solver::set_abort`]) stops it: a solver with one uses [`Solver::solve_within`].
+    /// ([`Solver::set_abort`]) or the node budget ([`Solver::set_node_budget`]) stops it:
+    /// a solver with one uses [`Solver::solve_within`].
     pub fn solve(&mut self, board: Board, mode: Mode) -> SolveResult {
         match self.solve_within(board, mode, None) {
             Ok(r) => r,
-            Err(_) => unreachable!("a solve without a time limit or abort flag always finishes"),
+            Err(_) => unreachable!(
+                "a solve without a time limit, node budget or abort flag always finishes"
+            ),
         }
     }
 
@@ -237,7 +256,7 @@ impl Solver {
     /// probcut was tried: the positions whose error model matters (`finale train-mpc`).
     pub fn probcut_nodes(&mut self, board: Board, selectivity: Level, rate: u64) -> Vec<Board> {
         self.tt.new_search();
-        let (samples, _, _, _) = self.run(None, |s| {
+        let (samples, _, _, _) = self.run(None, None, |s| {
             s.samples = Some(ProbcutSamples::one_in(rate));
             let mut none = |_: &PassReport| {};
             let mut passes = Passes {
@@ -253,7 +272,8 @@ impl Solver {
         samples
     }
 
-    /// Solves `board` in `mode`, giving up after `limit` (never without one).
+    /// Solves `board` in `mode`, giving up after `limit` (never without one) or the node
+    /// budget ([`Solver::set_node_budget`]).
     pub fn solve_within(
         &mut self,
         board: Board,
@@ -284,18 +304,19 @@ impl Solver {
             on_pass(p);
         };
         let selectivity = self.options.search.selectivity;
-        let (mut result, nodes, stopped, span) = self.run(limit.map(|l| start + l), |s| {
-            solve_root(
-                s,
-                board,
-                mode,
-                selectivity,
-                &mut Passes {
-                    start,
-                    report: &mut report,
-                },
-            )
-        });
+        let (mut result, nodes, stopped, span) =
+            self.run(limit.map(|l| start + l), self.node_budget, |s| {
+                solve_root(
+                    s,
+                    board,
+                    mode,
+                    selectivity,
+                    &mut Passes {
+                        start,
+                        report: &mut report,
+                    },
+                )
+            });
         let time = start.elapsed();
         if stopped {
             return Err(TimedOut {

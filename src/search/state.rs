@@ -107,6 +107,14 @@ impl<'a> Search<'a> {
         });
     }
 
+    /// Gives up searching once `nodes` nodes are searched.
+    pub(crate) fn set_node_budget(&mut self, nodes: u64) {
+        self.set_limits(Limits {
+            max_nodes: Some(nodes),
+            ..self.stop.limits
+        });
+    }
+
     /// Gives up searching once `flag` is set.
     pub(crate) fn set_abort(&mut self, flag: &'a std::sync::atomic::AtomicBool) {
         self.set_limits(Limits {
@@ -118,15 +126,15 @@ impl<'a> Search<'a> {
     /// Gives up searching at `limits` (looked at from the next node on, if any is set).
     fn set_limits(&mut self, limits: Limits<'a>) {
         self.stop.limits = limits;
-        if limits.deadline.is_some() || limits.abort.is_some() {
+        if limits.any() {
             self.stop.next_limit_check = self.nodes;
         }
     }
 
     /// True when the search must stop: a sibling of a split point above it cut off (looked
-    /// at every [`SPLIT_CHECK_INTERVAL`] nodes), the deadline passed or the abort flag was
-    /// set (both looked at every few thousand nodes; an abort counts as a timeout, which
-    /// stops the helpers too).
+    /// at every [`SPLIT_CHECK_INTERVAL`] nodes), the deadline passed, the node budget was
+    /// spent or the abort flag was set (all looked at every few thousand nodes; an abort
+    /// counts as a timeout, which stops the helpers too).
     #[inline]
     pub(crate) fn should_stop(&mut self) -> bool {
         if self.nodes >= self.stop.next_split_check {
@@ -137,7 +145,7 @@ impl<'a> Search<'a> {
         }
         if self.nodes >= self.stop.next_limit_check {
             self.stop.next_limit_check = self.nodes + STOP_CHECK_INTERVAL;
-            if self.stop.limits.reached() {
+            if self.stop.limits.reached(self.nodes) {
                 self.stop.stopped = true;
                 self.stop.timed_out = true;
             }

@@ -1,5 +1,5 @@
-//! When a search must give up: a deadline, an abort flag set by another thread, or a
-//! cutoff at a split point above it. The clock and the flag are looked at every
+//! When a search must give up: a deadline, a node budget, an abort flag set by another
+//! thread, or a cutoff at a split point above it. The clock and the flag are looked at every
 //! `STOP_CHECK_INTERVAL` nodes, the split points every `SPLIT_CHECK_INTERVAL`, so that a
 //! plain search does exactly the work it did without them.
 
@@ -15,14 +15,26 @@ pub(crate) struct Limits<'a> {
     /// Set by another thread to make the search give up (e.g. a batch whose output
     /// failed).
     pub(crate) abort: Option<&'a AtomicBool>,
+    /// Give up once this many nodes are searched, if ever: by the count of the thread
+    /// that started the solve, which takes in its helpers' nodes as their split points
+    /// join, so exact to [`crate::settings::STOP_CHECK_INTERVAL`] at one thread and
+    /// reproducible there, unlike a deadline.
+    pub(crate) max_nodes: Option<u64>,
 }
 
 impl Limits<'_> {
-    /// True when the deadline passed or the abort flag is set.
+    /// True when the deadline passed, `nodes` reached the budget or the abort flag is
+    /// set.
     #[inline]
-    pub(crate) fn reached(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+    pub(crate) fn reached(&self, nodes: u64) -> bool {
+        self.max_nodes.is_some_and(|m| nodes >= m)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
             || self.abort.is_some_and(|a| a.load(Relaxed))
+    }
+
+    /// True when some limit is set: the search must look at them.
+    pub(crate) fn any(&self) -> bool {
+        self.deadline.is_some() || self.abort.is_some() || self.max_nodes.is_some()
     }
 }
 
@@ -46,6 +58,7 @@ impl Stop<'_> {
         limits: Limits {
             deadline: None,
             abort: None,
+            max_nodes: None,
         },
         next_limit_check: u64::MAX,
         next_split_check: u64::MAX,
