@@ -53,15 +53,7 @@ fn node_limit_gives_up_at_the_same_node_every_time() {
     let mut stopped_at = Vec::new();
     for run in 0..2 {
         let out = dir.path().join(format!("out{run}.csv"));
-        let o = batch(&[
-            input.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--node-limit",
-            "1M",
-            "--threads",
-            "1",
-        ]);
+        let o = one_thread_with_limit(&input, &out, ["--node-limit", "1M"]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let r = rows(&out);
         let by_empties: HashMap<&str, &HashMap<String, String>> =
@@ -93,15 +85,15 @@ fn node_limit_gives_up_at_the_same_node_every_time() {
     assert!(!bad.exists());
 }
 
-/// A batch of `input` into `out` on one thread, giving up on a position after `limit`
-/// seconds.
-fn one_thread_with_limit(input: &Path, out: &Path, limit: &str) -> std::process::Output {
+/// A batch of `input` into `out` on one thread, giving up on a position at `limit`: a
+/// flag and its value (`--time-limit` seconds, `--node-limit` nodes).
+fn one_thread_with_limit(input: &Path, out: &Path, limit: [&str; 2]) -> std::process::Output {
     batch(&[
         input.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
-        "--time-limit",
-        limit,
+        limit[0],
+        limit[1],
         "--threads",
         "1",
     ])
@@ -343,7 +335,7 @@ fn time_limit_gives_timeout_rows_and_bad_lines_are_handled() {
     // FFO #40 (20 empties) cannot be solved in 10 ms; FFO #1 (14 empties) can.
     let (input, text) = deep_and_easy(dir.path());
     let out = dir.path().join("out.csv");
-    let o = one_thread_with_limit(&input, &out, "0.01");
+    let o = one_thread_with_limit(&input, &out, ["--time-limit", "0.01"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r = rows(&out);
     let status: HashMap<String, String> = r
@@ -1247,7 +1239,7 @@ fn a_timeout_row_carries_the_last_pass_as_a_probable_answer() {
     let text = format!("{ffo57}\n{}\n", easy.lines().next().unwrap());
     std::fs::write(&input, &text).unwrap();
     let out = dir.path().join("out.csv");
-    let o = one_thread_with_limit(&input, &out, "12");
+    let o = one_thread_with_limit(&input, &out, ["--time-limit", "12"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let header: Vec<String> = csv::Reader::from_path(&out)
         .unwrap()
