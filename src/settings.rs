@@ -97,7 +97,7 @@ pub const EVALUATED_ORDER_MIN_DEPTH: u32 = 2;
 /// Fewest empties at which the endgame band orders by a shallow evaluation search of each child ([results/eval/](../results/eval/README.md)).
 pub const ORDER_EVAL_MIN_EMPTIES: u32 = 13;
 
-/// Weight of one evaluation unit (1/128 disc) of a child's ordering search in its score ([results/eval/](../results/eval/README.md)).
+/// Weight of one evaluation unit (1/128 disc) of a child's ordering search in its score ([results/eval/](../results/eval/README.md); 12 and 24 tried again with the shipped weights, [results/eval/2026-12-07-real-weights/](../results/eval/2026-12-07-real-weights/README.md)).
 pub const ORDER_EVAL_WEIGHT: i32 = 16;
 
 /// Discs below the node's alpha from which the ordering searches' windows start ([results/eval/](../results/eval/README.md)).
@@ -123,8 +123,8 @@ pub const ORDER_WIPEOUT_BONUS: i32 = 1 << 28;
 /// Probcut levels: the percent reported and t, the standard deviations of [`mpc_error`](crate::search::mpc_error) beyond the window that cuts ([results/selectivity/](../results/selectivity/README.md)).
 pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.5), (87, 3.0), (95, 4.0), (98, 5.0), (99, 6.0)];
 
-/// Most empties at which each level of [`MPC_LEVELS`] kept its promise held out; deeper answers get a `?` ([results/selectivity/2026-11-27-mobility/](../results/selectivity/2026-11-27-mobility/README.md)).
-pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [29, 30, 30, 30, 30];
+/// Most empties at which each level of [`MPC_LEVELS`] kept its promise held out with the shipped weights; deeper answers get a `?` ([results/selectivity/2026-12-07-real-weights/](../results/selectivity/2026-12-07-real-weights/README.md)).
+pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [30, 30, 30, 30, 30];
 
 /// Fewest empties at which a selective search tries probcut ([results/eval/](../results/eval/README.md)).
 pub const MPC_MIN_EMPTIES: u32 = 8;
@@ -135,11 +135,11 @@ pub const fn mpc_depth(n: u32) -> u32 {
     if d > 8 { 8 } else { d }
 }
 
-/// Probcut error model, mean in discs of shallow minus exact: `MPC_MEAN[0] + MPC_MEAN[1] n + MPC_MEAN[2] [d odd]` ([results/selectivity/deep-27-32/](../results/selectivity/deep-27-32/README.md)).
-pub const MPC_MEAN: [f32; 3] = [0.9271, -0.1171, 0.7531];
+/// Probcut error model, mean in discs of shallow minus exact: `MPC_MEAN[0] + MPC_MEAN[1] n + MPC_MEAN[2] [d odd]`, fitted to the shipped weights on the labelled probcut nodes of [results/selectivity/deep-27-32/](../results/selectivity/deep-27-32/README.md) ([results/eval/2026-12-07-real-weights/](../results/eval/2026-12-07-real-weights/README.md)).
+pub const MPC_MEAN: [f32; 3] = [1.0783, -0.1426, 1.2058];
 
-/// Its standard deviation in discs: `MPC_SIGMA[0] + MPC_SIGMA[1] n + MPC_SIGMA[2] d` ([results/selectivity/deep-27-32/](../results/selectivity/deep-27-32/README.md)).
-pub const MPC_SIGMA: [f32; 3] = [7.7234, 0.0038, -0.5481];
+/// Its standard deviation in discs: `MPC_SIGMA[0] + MPC_SIGMA[1] n + MPC_SIGMA[2] d`, fitted with [`MPC_MEAN`] ([results/eval/2026-12-07-real-weights/](../results/eval/2026-12-07-real-weights/README.md)).
+pub const MPC_SIGMA: [f32; 3] = [7.7160, 0.0091, -0.5612];
 
 /// Most empties of the probcut nodes [`MPC_MEAN`] was fitted on; above, the planes are held there ([results/selectivity/deep-27-32/](../results/selectivity/deep-27-32/README.md)).
 pub const MPC_MODEL_MAX_EMPTIES: u32 = 28;

@@ -7,12 +7,11 @@ use finale::settings::{MPC_CHECKED_MAX_EMPTIES, MPC_LEVELS};
 use std::path::Path;
 
 /// `finale calibrate` CSVs of held-out positions with the shipped weights (checksum
-/// 7f48bc5d), read together.
-const RECORDS: [&str; 4] = [
-    "2026-11-27-mobility/heldout-8-13.csv",
-    "2026-11-27-mobility/heldout-14-26.csv",
-    "2026-11-27-mobility/heldout-27-30.csv",
-    "2026-11-27-deep-98-99/heldout-27-30.csv",
+/// 7ec978cc) and their error model, read together.
+const RECORDS: [&str; 3] = [
+    "2026-12-07-real-weights/heldout-8-13.csv",
+    "2026-12-07-real-weights/heldout-14-26.csv",
+    "2026-12-07-real-weights/heldout-27-30.csv",
 ];
 
 /// The bands of empties of calibrate's table.

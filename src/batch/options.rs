@@ -68,7 +68,7 @@ impl BatchOptions {
         }
     }
 
-    /// What the output's `variant` column calls this run's weights: `eval 7f48bc5d` (by
+    /// What the output's `variant` column calls this run's weights: `eval 7ec978cc` (by
     /// checksum), or `fastest-first` when the search orders without them. Labels depend on
     /// them; solves' node counts do.
     pub fn row_variant(&self) -> String {
@@ -88,7 +88,7 @@ impl BatchOptions {
 pub struct RowSettings {
     /// The `mode` column.
     pub mode: String,
-    /// The `variant` column: the weights (`eval 7f48bc5d`, or `fastest-first` without).
+    /// The `variant` column: the weights (`eval 7ec978cc`, or `fastest-first` without).
     pub variant: String,
     /// The `selectivity` column (labels have none).
     pub selectivity: Option<u8>,

@@ -341,13 +341,13 @@ pub struct LabelAnswer {
 }
 
 /// The `variant` column of rows made with the weights of checksum `checksum`:
-/// `eval 7f48bc5d`.
+/// `eval 7ec978cc`.
 pub fn weights_variant(checksum: u32) -> String {
     format!("eval {checksum:08x}")
 }
 
 /// The batch row of a label: a solved row of mode `depthD` with no best move, whose
-/// `variant` names the weights (`eval 7f48bc5d`), as labels depend on them.
+/// `variant` names the weights (`eval 7ec978cc`), as labels depend on them.
 pub fn batch_label(at: &BatchSource, answer: &LabelAnswer, info: &RunInfo) -> BatchRow {
     let secs = answer.time.as_secs_f64();
     let suite = CsvRow {
