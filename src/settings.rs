@@ -123,7 +123,7 @@ pub const ORDER_WIPEOUT_BONUS: i32 = 1 << 28;
 /// Probcut levels: the percent reported and t, the standard deviations of [`mpc_error`](crate::search::mpc_error) beyond the window that cuts ([results/selectivity/](../results/selectivity/README.md)).
 pub const MPC_LEVELS: [(u8, f32); 5] = [(73, 1.5), (87, 3.0), (95, 4.0), (98, 5.0), (99, 6.0)];
 
-/// Most empties at which each level of [`MPC_LEVELS`] kept its promise held out with the shipped weights; deeper answers get a `?` ([results/selectivity/2026-12-07-real-weights/](../results/selectivity/2026-12-07-real-weights/README.md)).
+/// Most empties at which each level of [`MPC_LEVELS`] kept its promise held out with the shipped weights, the lower of the ranges checked on generated and on real positions; deeper answers get a `?` (generated: [results/selectivity/2026-12-07-real-weights/](../results/selectivity/2026-12-07-real-weights/README.md); real: [results/games/2026-12-07-levels-real.md](../results/games/2026-12-07-levels-real.md)).
 pub const MPC_CHECKED_MAX_EMPTIES: [u32; 5] = [30, 30, 30, 30, 30];
 
 /// Fewest empties at which a selective search tries probcut ([results/eval/](../results/eval/README.md)).
