@@ -302,6 +302,42 @@ fn standard_output_is_a_dash_where_offered() {
     assert!(err.contains("standard output is not offered here"), "{err}");
 }
 
+/// An output that is the file the command's own standard output or error goes to (`--out
+/// o.csv >> o.csv`, `--out /dev/stdout > o.csv`, `--csv o.csv 2>> o.csv`): refused, the
+/// file as it was but for the error line where that is the stream.
+#[test]
+fn outputs_that_are_the_commands_own_standard_streams_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let obf = write(dir.path(), "a.obf", format!("{FFO1}\n").as_bytes());
+    let out = write(dir.path(), "o.csv", b"kept\n");
+    let append = || fs::OpenOptions::new().append(true).open(&out).unwrap();
+    let finale = || std::process::Command::new(env!("CARGO_BIN_EXE_finale"));
+    for path in [s(&out), "/dev/stdout"] {
+        let o = finale()
+            .args(["batch", s(&obf), "--out", path])
+            .stdout(append())
+            .output()
+            .unwrap();
+        let err = refused(&o);
+        assert!(err.contains("standard output (redirected to it)"), "{err}");
+        assert_eq!(fs::read_to_string(&out).unwrap(), "kept\n", "{path}");
+    }
+    let o = finale()
+        .args(["calibrate", s(&obf), "--csv", s(&out), "--no-progress"])
+        .stderr(append())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let text = fs::read_to_string(&out).unwrap();
+    let line = text.strip_prefix("kept\n").expect(&text);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    assert!(
+        line.starts_with("error: calibrate: --csv")
+            && line.contains("standard error (redirected to it)"),
+        "{line}"
+    );
+}
+
 /// Labels and solves resumed with other weights, another depth or another mode: refused,
 /// naming the column and both values, the output as it was.
 #[test]

@@ -3,6 +3,9 @@
 //! - an output that is one of the inputs (by path, symlink or hard link), or another output;
 //! - an output that exists and is not a regular file (a device, a pipe, a directory), but
 //!   `-` for standard output where the command offers it;
+//! - an output that is the file the process's standard output or error already goes to
+//!   (`--out o.csv > o.csv`, `--out /dev/stdout > o.csv`): the command's own lines would
+//!   mix into it, or go to a file renamed away;
 //! - an existing output that may be replaced only with `--force`, without it;
 //! - an input read whole that is not a regular file (`/dev/zero`, a pipe: endless), and a
 //!   directory input that is not a directory.
@@ -281,6 +284,13 @@ impl Files {
                 kind(meta.file_type())
             )));
         }
+        if let Some(stream) = standard_stream_of(&meta) {
+            return Err(refuse(format!(
+                "also this command's standard {stream} (redirected to it); its lines would \
+                 mix into the file: give another path{}",
+                if output.stdout { ", or -" } else { "" }
+            )));
+        }
         match output.write {
             Write::ReplaceIfForced { force: false } => {
                 Err(refuse("the file exists (--force replaces it)".into()))
@@ -307,6 +317,26 @@ fn kind(t: FileType) -> &'static str {
         "a socket"
     } else {
         "neither file nor directory"
+    }
+}
+
+/// Which of the process's standard output and error (`output`, `error`) is redirected to
+/// the file of `meta`.
+fn standard_stream_of(meta: &std::fs::Metadata) -> Option<&'static str> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let is = |fd: std::os::fd::BorrowedFd| {
+        // A duplicate of the descriptor, for its metadata; a closed stream is no file.
+        let stream = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+        let m = stream.metadata().ok()?;
+        Some(m.is_file() && m.dev() == meta.dev() && m.ino() == meta.ino())
+    };
+    if is(std::io::stdout().as_fd()) == Some(true) {
+        Some("output")
+    } else if is(std::io::stderr().as_fd()) == Some(true) {
+        Some("error")
+    } else {
+        None
     }
 }
 
