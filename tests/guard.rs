@@ -302,11 +302,12 @@ fn standard_output_is_a_dash_where_offered() {
     assert!(err.contains("standard output is not offered here"), "{err}");
 }
 
-/// An output that is the file the command's own standard output or error goes to (`--out
-/// o.csv >> o.csv`, `--out /dev/stdout > o.csv`, `--csv o.csv 2>> o.csv`): refused, the
-/// file as it was but for the error line where that is the stream.
+/// An output or an input that is the file the command's own standard output or error goes
+/// to (`--out o.csv >> o.csv`, `--out /dev/stdout > o.csv`, `--csv o.csv 2>> o.csv`,
+/// `solve --file a.obf >> a.obf`): refused, the file as it was but for the error line where
+/// that is the stream.
 #[test]
-fn outputs_that_are_the_commands_own_standard_streams_are_refused() {
+fn outputs_and_inputs_that_are_the_commands_own_standard_streams_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let obf = write(dir.path(), "a.obf", format!("{FFO1}\n").as_bytes());
     let out = write(dir.path(), "o.csv", b"kept\n");
@@ -321,6 +322,21 @@ fn outputs_that_are_the_commands_own_standard_streams_are_refused() {
         let err = refused(&o);
         assert!(err.contains("standard output (redirected to it)"), "{err}");
         assert_eq!(fs::read_to_string(&out).unwrap(), "kept\n", "{path}");
+    }
+    // An input read whole: `>> a.obf` would add the command's lines to it.
+    for args in [
+        vec!["solve", "--file", s(&obf)],
+        vec!["batch", s(&obf), "--out", s(&out)],
+    ] {
+        let before = fs::read(&obf).unwrap();
+        let stdout = fs::OpenOptions::new().append(true).open(&obf).unwrap();
+        let o = finale().args(&args).stdout(stdout).output().unwrap();
+        let err = refused(&o);
+        assert!(
+            err.contains("standard output (redirected to it: `>` has"),
+            "{err}"
+        );
+        assert_eq!(fs::read(&obf).unwrap(), before, "{args:?}");
     }
     let o = finale()
         .args(["calibrate", s(&obf), "--csv", s(&out), "--no-progress"])

@@ -5,7 +5,8 @@
 //!   `-` for standard output where the command offers it;
 //! - an output that is the file the process's standard output or error already goes to
 //!   (`--out o.csv > o.csv`, `--out /dev/stdout > o.csv`): the command's own lines would
-//!   mix into it, or go to a file renamed away;
+//!   mix into it, or go to a file renamed away; and an input read whole that is that file
+//!   (`solve --file a.obf >> a.obf`: the lines would go into the input);
 //! - an existing output that may be replaced only with `--force`, without it;
 //! - an input read whole that is not a regular file (`/dev/zero`, a pipe: endless), and a
 //!   directory input that is not a directory.
@@ -234,6 +235,13 @@ impl Files {
                 "not a regular file ({}); it is read whole: save it to a file first",
                 kind(m.file_type())
             ))),
+            (Read::Whole, Ok(m)) => match standard_stream_of(&m) {
+                Some(stream) => Err(refuse(format!(
+                    "also this command's standard {stream} (redirected to it: `>` has \
+                     emptied it, `>>` would add the command's lines): redirect it elsewhere"
+                ))),
+                None => Ok(()),
+            },
             (Read::Directory | Read::Work, Ok(m)) if !m.is_dir() => {
                 Err(refuse(format!("not a directory ({})", kind(m.file_type()))))
             }
