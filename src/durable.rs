@@ -4,6 +4,7 @@
 //! Every file finale appends rows to (the batch output, the calibration CSV) can end in a
 //! torn last row, the one being written when a run died: [`torn_tail`] finds it so that a
 //! resumed run cuts it off, and [`is_torn_row`] tells it apart when a CSV is only read.
+//! One run at a time appends to such a file: [`lock_exclusive`].
 //!
 //! Before any of that, [`guard`] checks what each command declares it reads and writes: no
 //! output over an input, a device or a pipe.
@@ -35,6 +36,22 @@ pub fn dir_of(path: &Path) -> &Path {
 /// after a crash, not only its data.
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
+}
+
+/// Takes the advisory lock (an exclusive `flock`) that lets one finale run at a time
+/// append to `file`: `Ok(false)` when another run holds it. The lock goes with the open
+/// file, so a killed run never leaves a stale one behind.
+pub fn lock_exclusive(file: &File) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock only reads the descriptor, which `file` keeps open.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let e = io::Error::last_os_error();
+    match e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        true => Ok(false),
+        false => Err(e),
+    }
 }
 
 /// Writes all of `bytes` to `file` and syncs them, data and metadata, to disk.

@@ -1,7 +1,8 @@
 //! `finale calibrate` end to end: its exact rows and its verdicts on probable answers are
 //! checked against the naive reference solver; a second run resumes instead of solving
 //! again, a torn last row is dropped and solved again, and a file that is not a
-//! calibration CSV is refused and left untouched.
+//! calibration CSV is refused and left untouched, and so is a CSV another calibrate is
+//! appending to.
 
 mod common;
 
@@ -231,4 +232,39 @@ fn a_file_that_is_not_a_calibration_csv_is_refused_and_kept() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A second calibrate on a CSV that another run is appending to is refused before it reads
+/// or writes anything (the exclusive `flock` taken here stands for the other run), and goes
+/// on once the lock is gone.
+#[test]
+fn a_second_calibrate_on_one_csv_is_refused() {
+    use std::os::fd::AsRawFd;
+    let dir = TempDir::new().unwrap();
+    let obf = positions(&dir);
+    let csv = dir.path().join("cal.csv");
+    calibrate(&obf, &csv);
+    let before = fs::read(&csv).unwrap();
+    let other = fs::File::open(&csv).unwrap();
+    // SAFETY: flock only reads the descriptor, which `other` keeps open.
+    let held = unsafe { libc::flock(other.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(held, 0);
+    let out = cargo_bin_cmd!("finale")
+        .args(["calibrate", "--levels", "95", "--hash-mb", "4"])
+        .arg(&obf)
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("another finale calibrate is writing this file"),
+        "{err}"
+    );
+    assert_eq!(fs::read(&csv).unwrap(), before);
+    drop(other);
+    calibrate_with(&obf, &csv, &["--levels", "95"]);
+    assert!(fs::read(&csv).unwrap().len() > before.len());
 }

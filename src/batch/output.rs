@@ -20,7 +20,6 @@ use crate::error::{BatchError, Error, Result};
 use crate::results::{BatchRow, batch_header};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -221,23 +220,18 @@ impl BatchOut {
     }
 }
 
-/// Takes the advisory lock on the output, or says who holds it. The lock goes with the
-/// open file, so a killed batch never leaves a stale one behind.
+/// Takes the advisory lock on the output ([`durable::lock_exclusive`]), or says who holds
+/// it.
 fn lock(path: &Path, file: &File) -> Result<()> {
-    // SAFETY: flock only reads the descriptor, which `file` keeps open.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-        return Ok(());
-    }
-    let e = std::io::Error::last_os_error();
-    Err(if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
-        BatchError::Locked(path.to_path_buf())
-    } else {
-        BatchError::Lock {
+    match durable::lock_exclusive(file) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(BatchError::Locked(path.to_path_buf()).into()),
+        Err(cause) => Err(BatchError::Lock {
             path: path.to_path_buf(),
-            cause: e,
+            cause,
         }
+        .into()),
     }
-    .into())
 }
 
 #[cfg(test)]

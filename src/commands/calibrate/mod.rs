@@ -18,12 +18,14 @@ pub use rows::{CalRow, HEADER, parse_rows};
 pub use table::{CalLine, calibration_table, format_table};
 
 use crate::board::{ObfRecord, read_obf_file};
+use crate::commands::exact_labels::read_labels;
+use crate::durable;
 use crate::error::{CalibrateError, Error, Result};
 use crate::search::Level;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use worker::Known;
 
 /// Solves every position of `files` exactly and at each of `o.levels` (skipping rows the
@@ -35,10 +37,13 @@ pub fn run_calibrate(
 ) -> Result<(Vec<CalLine>, Vec<CalRow>)> {
     check_request(o)?;
     let records = read_positions(files)?;
-    let old = rows::resume_rows(&o.csv)?;
-    let known = Known::new(&o.labels, &old)?;
+    // Read before the CSV is made, so that a bad label file leaves none behind.
+    let labels = read_labels(&o.labels)?;
+    let mut file = open_locked(&o.csv)?;
+    let old = rows::resume_rows(&mut file, &o.csv)?;
+    let known = Known::new(labels, &old);
     let levels = level_percents(&o.levels);
-    let mut writer = open_writer(o)?;
+    let mut writer = writer_of(file, &o.csv)?;
     let (new_rows, finished) = worker::solve_all(&records, &known, &levels, o, &mut writer)?;
     writer.flush().map_err(|source| Error::Write {
         path: o.csv.clone(),
@@ -100,18 +105,33 @@ fn level_percents(levels: &[Level]) -> Vec<u8> {
     percents
 }
 
-/// The CSV opened for appending, with the header only when the file is new.
-fn open_writer(o: &CalibrateOptions) -> Result<csv::Writer<File>> {
+/// The CSV opened (made when missing) for reading and appending, and locked against a
+/// second calibrate appending to it too.
+fn open_locked(path: &Path) -> Result<File> {
+    let io = |source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    };
     let file = OpenOptions::new()
-        .create(true)
+        .read(true)
         .append(true)
-        .open(&o.csv)
-        .map_err(|source| Error::Write {
-            path: o.csv.clone(),
-            source,
-        })?;
+        .create(true)
+        .open(path)
+        .map_err(io)?;
+    match durable::lock_exclusive(&file).map_err(io)? {
+        true => Ok(file),
+        false => Err(CalibrateError::Locked(path.to_path_buf()).into()),
+    }
+}
+
+/// The writer of rows after the resumed ones, with the header only when the file is new.
+fn writer_of(file: File, path: &Path) -> Result<csv::Writer<File>> {
+    let len = file.metadata().map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok(csv::WriterBuilder::new()
-        .has_headers(file.metadata().map_or(true, |m| m.len() == 0))
+        .has_headers(len.len() == 0)
         .from_writer(file))
 }
 

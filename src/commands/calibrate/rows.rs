@@ -8,7 +8,7 @@ use crate::error::{CalibrateError, Error, Result};
 use crate::results::machine::git_rev;
 use crate::search::{Level, SolveResult};
 use serde::{Deserialize, Serialize};
-use std::fs::OpenOptions;
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -175,29 +175,23 @@ pub(super) fn label_row(
     }
 }
 
-/// Reads the rows of an existing calibration CSV, dropping a torn last line (a run killed
-/// while writing it) from the file so that new rows follow a whole one. A file it refuses
-/// is left as it was.
-pub(super) fn resume_rows(path: &Path) -> Result<Vec<CalRow>> {
+/// Reads the rows of the calibration CSV `file` (at `path`, opened for reading and
+/// appending), dropping a torn last line (a run killed while writing it) so that new rows
+/// follow a whole one. A file it refuses is left as it was.
+pub(super) fn resume_rows(file: &mut File, path: &Path) -> Result<Vec<CalRow>> {
     let io_err = |source| Error::Io {
         path: path.to_path_buf(),
         source,
     };
-    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(io_err(e)),
-    };
-    let tail = durable::torn_tail(&mut file).map_err(io_err)?;
+    let tail = durable::torn_tail(file).map_err(io_err)?;
     let mut text = Vec::new();
     file.seek(SeekFrom::Start(0)).map_err(io_err)?;
-    (&mut file)
-        .take(tail.whole)
+    file.take(tail.whole)
         .read_to_end(&mut text)
         .map_err(io_err)?;
     // Checked before the torn line is cut, so that a refused file is not changed.
     let rows = parse_rows(&text, path).map_err(|e| CalibrateError::LeftUntouched(Box::new(e)))?;
-    tail.drop_torn(&file).map_err(io_err)?;
+    tail.drop_torn(file).map_err(io_err)?;
     Ok(rows)
 }
 

@@ -6,13 +6,12 @@ use super::CalibrateOptions;
 use super::rows::{CalRow, label_row, row_of};
 use crate::board::key::{key_hex, position_key};
 use crate::board::{ObfRecord, Position, Square};
-use crate::commands::exact_labels::{Label, read_labels};
+use crate::commands::exact_labels::Label;
 use crate::error::{Error, Result};
 use crate::search::{Level, Mode, SearchOptions, SolveResult, Solver, SolverOptions};
 use indicatif::ProgressBar;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -26,12 +25,9 @@ pub(super) struct Known {
 }
 
 impl Known {
-    /// From the label CSVs `labels` and the rows `old` of the resumed CSV.
-    pub(super) fn new(labels: &[PathBuf], old: &[CalRow]) -> Result<Known> {
-        let labels = read_labels(labels)?
-            .into_iter()
-            .map(|l| (l.key.clone(), l))
-            .collect();
+    /// From the labels read from the label CSVs and the rows `old` of the resumed CSV.
+    pub(super) fn new(labels: Vec<Label>, old: &[CalRow]) -> Known {
+        let labels = labels.into_iter().map(|l| (l.key.clone(), l)).collect();
         let mut proven: HashMap<String, HashSet<String>> = HashMap::new();
         for r in old.iter().filter(|r| r.move_ok && !r.r#move.is_empty()) {
             proven
@@ -43,11 +39,11 @@ impl Known {
             .iter()
             .map(|r| ((r.key.clone(), r.selectivity), r.clone()))
             .collect();
-        Ok(Known {
+        Known {
             labels,
             done,
             proven,
-        })
+        }
     }
 }
 

@@ -46,6 +46,13 @@ pub enum CalibrateError {
         /// What is wrong.
         what: String,
     },
+    /// Another calibrate holds the CSV's lock.
+    #[error(
+        "{}: another finale calibrate is writing this file (it holds its lock); not writing \
+         it too",
+        .0.display()
+    )]
+    Locked(PathBuf),
     /// A calibration CSV refused before anything was changed in it.
     #[error("{0} (left untouched)")]
     LeftUntouched(Box<CalibrateError>),
