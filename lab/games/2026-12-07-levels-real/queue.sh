@@ -1,14 +1,18 @@
 #!/bin/bash
-# Issue 70's long jobs in order, each resumable (a step that finished is skipped in
-# seconds): start it at the beginning of a session,
-#     setsid nohup lab/games/2026-12-07-levels-real/queue.sh > /tmp/queue.log 2>&1 < /dev/null &
-# and stop it with `pkill -TERM -f 'finale-queue'` (each step keeps every row it finished;
-# the positions in progress are solved again next time). FINALE (default: a copy of
-# target/release/finale, so that rebuilding does not touch the running binary) must be
-# the shipped build (weights 7ec978cc, bench 169381159).
-set -eu
+# Issue 70's long jobs, each step resumable (a step that finished is skipped in seconds),
+# in two lanes so that no core idles while one deep position finishes:
+#   lane A, the real calibration set: its labels, then every level on the whole set;
+#   lane B, the generated held-out set at 31-32: its labels, then every level on them.
+# Start it at the beginning of a session,
+#     setsid nohup lab/games/2026-12-07-levels-real/queue.sh > /work/logs/queue.log 2>&1 < /dev/null &
+# and stop it with `pkill -TERM -f finale-lanes` (each step keeps every row it finished;
+# the positions in progress are solved again next time; SIGSTOP/SIGCONT pauses it for a
+# timing or CI). FINALE (default: a copy of target/release/finale, so that rebuilding does
+# not touch the running binary) must be the shipped search (weights 7ec978cc, bench
+# 169381159) from 5837698 on, whose calibrate locks its CSV like batch does.
+set -u
 R=$(cd "$(dirname "$0")/../../.." && pwd)
-F=/tmp/finale-queue
+F=/tmp/finale-lanes
 cp "${FINALE:-$R/target/release/finale}" $F
 # Both label CSVs were started with the weights before 2026-12-07 (7f48bc5d) and a batch
 # resumes a file only with the weights it started with; exact scores do not depend on them.
@@ -16,21 +20,33 @@ OLD=/tmp/eval-7f48bc5d.bin
 git -C "$R" show 429c406:weights/eval.bin > $OLD
 FX=$R/tests/fixtures/selectivity/2026-12-07-real-weights
 
-# 1. The real calibration set's labels, 158 (2048 MB a position for 31-32 empties).
-cd "$R/results/games"
-$F batch inputs/real-heldout-calib-20-32.obf --mode exact --threads 2 --hash-mb 2048 \
-    --eval $OLD --no-progress --out labels/real-heldout-calib-20-32.csv
-# 2. Every level on the whole set (the rows of 20-30 are reused; 31-32 at 1024 MB, the
-#    table `solve` gives a 32-empty position).
-$F calibrate inputs/real-heldout-calib-20-32.obf --labels labels/real-heldout-calib-20-32.csv \
-    --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
-    > 2026-12-07-levels-real/table-20-32.txt
-# 3. The generated held-out set's labels at 31-32.
-cd "$R/results/selectivity/deep-27-32"
-$F batch ../inputs/deep-27-32/heldout-31-32.obf --mode exact --threads 2 --hash-mb 2048 \
-    --eval $OLD --no-progress --out labels-heldout-27-32.csv
-# 4. Every level on them.
-$F calibrate ../inputs/deep-27-32/heldout-31-32.obf --labels labels-heldout-27-32.csv \
-    --threads 2 --hash-mb 1024 --no-progress --csv $FX/heldout-31-32.csv \
-    > ../2026-12-07-real-weights/table-31-32.txt
-echo "queue done"
+lane_a() {
+    cd "$R/results/games" || return 1
+    # The first queue (one lane) left its batch running on its own: wait for it.
+    while pgrep -f 'finale-queue batch' > /dev/null; do sleep 60; done
+    # 1. The real calibration set's labels, 158 (2048 MB a position for 31-32 empties).
+    $F batch inputs/real-heldout-calib-20-32.obf --mode exact --threads 1 --hash-mb 2048 \
+        --eval $OLD --no-progress --out labels/real-heldout-calib-20-32.csv || return 1
+    # 2. Every level on the whole set (the rows of 20-30 are reused; 31-32 at 1024 MB, the
+    #    table `solve` gives a 32-empty position). Two at once: with lane B running that
+    #    is three threads on two cores (nodes, not times, are what this measures).
+    $F calibrate inputs/real-heldout-calib-20-32.obf --labels labels/real-heldout-calib-20-32.csv \
+        --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
+        > 2026-12-07-levels-real/table-20-32.txt
+}
+
+lane_b() {
+    cd "$R/results/selectivity/deep-27-32" || return 1
+    # 3. The generated held-out set's labels at 31-32.
+    $F batch ../inputs/deep-27-32/heldout-31-32.obf --mode exact --threads 1 --hash-mb 2048 \
+        --eval $OLD --no-progress --out labels-heldout-27-32.csv || return 1
+    # 4. Every level on them.
+    $F calibrate ../inputs/deep-27-32/heldout-31-32.obf --labels labels-heldout-27-32.csv \
+        --threads 1 --hash-mb 1024 --no-progress --csv $FX/heldout-31-32.csv \
+        > ../2026-12-07-real-weights/table-31-32.txt
+}
+
+lane_a > /tmp/lane-a.log 2>&1 && echo "lane A done" &
+lane_b > /tmp/lane-b.log 2>&1 && echo "lane B done" &
+wait
+echo "queue ended (lane logs: /tmp/lane-a.log, /tmp/lane-b.log)"
