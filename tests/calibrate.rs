@@ -203,23 +203,30 @@ fn batch_labels_stand_in_for_exact_solves() {
     assert!(beyond_label > 0, "{all:?}");
 }
 
+/// The one error line of a calibrate at 95 % on `obf` into `csv`, which must be refused
+/// (exit 2).
+fn refused_run(obf: &std::path::Path, csv: &std::path::Path) -> String {
+    let out = cargo_bin_cmd!("finale")
+        .args(["calibrate", "--levels", "95", "--hash-mb", "4"])
+        .arg(obf)
+        .arg("--csv")
+        .arg(csv)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err
+}
+
 #[test]
 fn a_file_that_is_not_a_calibration_csv_is_refused_and_kept() {
     let dir = TempDir::new().unwrap();
     let obf = positions(&dir);
     let csv = dir.path().join("other.csv");
     fs::write(&csv, "index,file,score\n1,a.obf,3\n").unwrap();
-    let out = cargo_bin_cmd!("finale")
-        .args(["calibrate", "--levels", "95", "--hash-mb", "4"])
-        .arg(&obf)
-        .arg("--csv")
-        .arg(&csv)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("not a finale calibration CSV"), "{err}");
+    let out = refused_run(&obf, &csv);
+    assert!(out.contains("not a finale calibration CSV"), "{out}");
     assert_eq!(
         fs::read_to_string(&csv).unwrap(),
         "index,file,score\n1,a.obf,3\n"
@@ -249,19 +256,10 @@ fn a_second_calibrate_on_one_csv_is_refused() {
     // SAFETY: flock only reads the descriptor, which `other` keeps open.
     let held = unsafe { libc::flock(other.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
     assert_eq!(held, 0);
-    let out = cargo_bin_cmd!("finale")
-        .args(["calibrate", "--levels", "95", "--hash-mb", "4"])
-        .arg(&obf)
-        .arg("--csv")
-        .arg(&csv)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
+    let out = refused_run(&obf, &csv);
     assert!(
-        err.contains("another finale calibrate is writing this file"),
-        "{err}"
+        out.contains("another finale calibrate is writing this file"),
+        "{out}"
     );
     assert_eq!(fs::read(&csv).unwrap(), before);
     drop(other);
