@@ -7,7 +7,7 @@ mod common;
 
 use common::reference::{self as r, Rng};
 use common::run::{finale_ok, one_line_error};
-use finale::prove::{ProveOptions, Spec, run_check, run_prove};
+use finale::prove::{ProveOptions, Spec, proof_label, run_check, run_prove};
 use finale::search::{EvalRef, SearchOptions, Window};
 use finale::{Color, Position};
 use std::path::Path;
@@ -426,4 +426,101 @@ fn refusals_and_contradictions_are_one_line_errors() {
         err.contains("z-forged.csv:2") && err.contains("contradiction"),
         "{err}"
     );
+}
+
+/// A proven folder is an exact label (`calibrate --labels DIR`): on random positions of 10 empties its score is the naive minimax's and every
+/// move it names reaches that value by the naive minimax too; a folder whose rows only
+/// bound the value (a window's proof) is refused; and `calibrate` takes the proven
+/// folder's answer instead of solving the position again.
+#[test]
+fn a_proven_folder_is_a_label_with_its_best_moves() {
+    let mut rng = Rng::new(70);
+    let tmp = tempfile::tempdir().unwrap();
+    for i in 0..12 {
+        let (b, v, root) = random_root(&mut rng, 10);
+        let dir = tmp.path().join(format!("{i}"));
+        prove(&dir, root, 6, Window::FULL);
+        let label = proof_label(&dir).expect("a proven folder is a label");
+        assert_eq!(label.score, v, "{}", r::show(&b));
+        assert_eq!(label.position, root);
+        assert!(!label.best_moves.is_empty(), "{}", r::show(&b));
+        for m in label.best_moves.split(' ') {
+            let sq = finale::Square::parse(m).expect("a square");
+            let child = r::play(&b, sq.index()).expect("a legal move");
+            assert_eq!(-r::solve(&child), v, "{m} of {}", r::show(&b));
+        }
+        assert!(label.nodes > 0);
+        // A bound only: the value above v - 1 (or below v + 1 at +64).
+        let w = match v {
+            64 => Window::new(v - 1, v).unwrap(),
+            _ => Window::new(v, v + 1).unwrap(),
+        };
+        let wdir = tmp.path().join(format!("{i}-bound"));
+        let (l, u) = prove(&wdir, root, 6, w);
+        if l != u {
+            let e = proof_label(&wdir).unwrap_err().to_string();
+            assert!(e.contains("bound the value to"), "{e}");
+        }
+    }
+    // The CLI: calibrate on the last root takes the folder's answer (its exact columns
+    // are the proof's), and refuses a folder that proves a bound.
+    let (b, v, root) = random_root(&mut rng, 12);
+    let dir = tmp.path().join("cli");
+    prove(&dir, root, 8, Window::FULL);
+    let obf = tmp.path().join("root.obf");
+    std::fs::write(&obf, format!("{}\n", r::show(&b))).unwrap();
+    let csv = tmp.path().join("cal.csv");
+    let (o, d, c) = (
+        obf.to_str().unwrap(),
+        dir.to_str().unwrap(),
+        csv.to_str().unwrap(),
+    );
+    finale_ok(&[
+        "calibrate",
+        o,
+        "--levels",
+        "73",
+        "--hash-mb",
+        "4",
+        "--labels",
+        d,
+        "--csv",
+        c,
+        "--no-progress",
+    ]);
+    let rows = common::csv_rows::rows(&csv);
+    let exact = rows
+        .iter()
+        .find(|r| r["selectivity"] == "100")
+        .expect("the exact row");
+    assert_eq!(exact["score"], v.to_string(), "{}", r::show(&b));
+    assert_eq!(exact["git_rev"], "proof");
+    let wdir = tmp.path().join("cli-bound");
+    let (l, u) = prove(
+        &wdir,
+        root,
+        8,
+        Window::new(v.min(63), v.min(63) + 1).unwrap(),
+    );
+    if l != u {
+        let csv2 = tmp.path().join("cal2.csv");
+        let out = Command::new(BIN)
+            .args([
+                "calibrate",
+                o,
+                "--levels",
+                "73",
+                "--hash-mb",
+                "4",
+                "--labels",
+            ])
+            .arg(&wdir)
+            .arg("--csv")
+            .arg(&csv2)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(one_line_error(&out).contains("bound the value to"));
+        assert!(!csv2.exists());
+    }
 }

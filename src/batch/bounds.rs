@@ -4,13 +4,13 @@
 use super::row_check::{check_row, row_bounds};
 use crate::error::{BatchError, Error, Result};
 use crate::results::batch_header;
-use crate::results::csv_in::read_batch_row;
+use crate::results::csv_in::{parse_seconds, read_batch_row};
 use std::io::Read;
 use std::path::Path;
 
 /// What one solved or timed-out row proves: its position's key, the bounds on its value
 /// for the side to move (none for a timeout), its nodes and its line in the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Proven {
     /// The position key ([`crate::board::key::position_key`]).
     pub key: u64,
@@ -19,6 +19,8 @@ pub struct Proven {
     pub bounds: Option<(i32, i32)>,
     /// The row's node count (0 when it gives none).
     pub nodes: u64,
+    /// The row's seconds (0 when it gives none).
+    pub seconds: f64,
     /// Its line in the CSV (the header is line 1).
     pub line: u64,
 }
@@ -69,6 +71,7 @@ pub fn read_bounds(path: &Path, mut visit: impl FnMut(Proven) -> Result<()>) -> 
                 key,
                 bounds,
                 nodes,
+                seconds: parse_seconds(row.0.time_s).unwrap_or(0.0),
                 line,
             })?;
         }

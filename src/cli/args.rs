@@ -418,7 +418,8 @@ pub(crate) struct CalibrateArgs {
     /// No progress bar (it is shown on stderr only when stderr is a terminal).
     #[arg(long)]
     pub(crate) no_progress: bool,
-    /// Batch or suite CSVs of exact answers (e.g. `finale batch` labels): a position they
+    /// Batch or suite CSVs of exact answers (e.g. `finale batch` labels), or `finale prove`
+    /// work folders (a proven root, its best moves those the rows prove): a position they
     /// solved is not solved again; a probable move other than the best move they name is
     /// checked by one exact null-window search.
     #[arg(long, value_name = "CSV", value_delimiter = ',')]

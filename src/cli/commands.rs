@@ -14,6 +14,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Result<ExitCode> {
+    // A directory among the labels is a proof: its root's label, read here.
+    let (dirs, csvs): (Vec<PathBuf>, Vec<PathBuf>) =
+        args.labels.into_iter().partition(|p| p.is_dir());
+    let mut proofs = Vec::new();
+    for dir in dirs {
+        let label = finale::prove::proof_label(&dir)?;
+        proofs.push((dir, label));
+    }
     let options = commands::calibrate::CalibrateOptions {
         levels: args.levels,
         hash_mb: args.hash_mb,
@@ -26,7 +34,8 @@ pub(crate) fn calibrate(args: CalibrateArgs, out: &mut impl Write) -> finale::Re
         csv: args.csv,
         interrupt: on_signals()?,
         progress: !args.no_progress,
-        labels: args.labels,
+        labels: csvs,
+        proofs,
     };
     match commands::calibrate::run_calibrate(&args.files, &options, out) {
         Err(finale::Error::Calibrate(e @ finale::error::CalibrateError::Stopped { .. })) => {

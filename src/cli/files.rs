@@ -25,11 +25,13 @@ pub(crate) fn files(command: &Command) -> Files {
             .read_all("input", a.inputs.iter().map(|p| p.as_path()))
             .read_opt("--eval", a.common.search.eval.as_deref())
             .write("--out", &a.out, Write::Append),
-        Command::Calibrate(a) => Files::of("calibrate")
-            .read_all("input", a.files.iter().map(|p| p.as_path()))
-            .read_all("--labels", a.labels.iter().map(|p| p.as_path()))
-            .read_opt("--eval", a.eval.as_deref())
-            .write("--csv", &a.csv, Write::Append),
+        Command::Calibrate(a) => labels(
+            Files::of("calibrate").read_all("input", a.files.iter().map(|p| p.as_path())),
+            "--labels",
+            &a.labels,
+        )
+        .read_opt("--eval", a.eval.as_deref())
+        .write("--csv", &a.csv, Write::Append),
         Command::Prove(a) => Files::of("prove")
             .work_directory("--dir", &a.dir)
             .read_opt("--eval", a.common.search.eval.as_deref()),
@@ -51,6 +53,18 @@ pub(crate) fn files(command: &Command) -> Files {
             .read_all("--from-labels", a.from_labels.iter().map(|p| p.as_path()))
             .write_opt("--dump-nodes", a.dump_nodes.as_deref(), Write::Replace),
     }
+}
+
+/// Label sources under `flag`: CSVs read whole, and `finale prove` work folders (a
+/// directory is read as one).
+fn labels(mut files: Files, flag: &str, paths: &[std::path::PathBuf]) -> Files {
+    for p in paths {
+        files = match p.is_dir() {
+            true => files.directory(flag, p),
+            false => files.read(flag, p),
+        };
+    }
+    files
 }
 
 /// Suite: its files, the weights of its search and of each `--variant`, the binaries of

@@ -6,7 +6,7 @@ use super::run_csv::RunCsv;
 use crate::board::{Position, parse_obf_line};
 use crate::error::{ExactLabelsError, Result};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// One position's exact answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,13 +27,14 @@ pub struct Label {
     pub git_rev: String,
 }
 
-/// The exact answers of the suite or batch CSVs `paths`, each position once, in the order
-/// read: the solved rows of mode `exact` that name a best move (timeouts, errors, other
-/// modes and positions without a move are skipped; a torn last row is dropped). Two rows
-/// of one position with other scores are refused: one of them is wrong.
-pub fn read_labels(paths: &[PathBuf]) -> Result<Vec<Label>> {
-    let mut labels: Vec<Label> = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
+/// The exact answers of the suite or batch CSVs `paths`, then those of `proofs` (each
+/// read from a `finale prove` work folder, by `finale::prove::proof_label`), each position
+/// once, in the order read: the solved rows of mode `exact` that name a best move
+/// (timeouts, errors, other modes and positions without a move are skipped; a torn last
+/// row is dropped). Two answers of one position with other scores are refused: one of
+/// them is wrong.
+pub fn read_labels(paths: &[PathBuf], proofs: &[(PathBuf, Label)]) -> Result<Vec<Label>> {
+    let mut labels = Labels::default();
     for path in paths {
         let mut csv = RunCsv::open(path)?;
         csv.need(&[
@@ -73,23 +74,41 @@ pub fn read_labels(paths: &[PathBuf]) -> Result<Vec<Label>> {
                 time_s: r.seconds()?,
                 git_rev: row.git_rev.clone(),
             };
-            match seen.get(&label.key) {
-                Some(&i) if labels[i].score != score => Err(ExactLabelsError::Disagree {
-                    path: path.clone(),
-                    line: r.line,
-                    key: label.key,
-                    score,
-                    before: labels[i].score,
-                }
-                .into()),
-                Some(_) => Ok(()),
-                None => {
-                    seen.insert(label.key.clone(), labels.len());
-                    labels.push(label);
-                    Ok(())
-                }
-            }
+            labels.keep(label, path, r.line)
         })?;
     }
-    Ok(labels)
+    for (dir, label) in proofs {
+        labels.keep(label.clone(), dir, 0)?;
+    }
+    Ok(labels.list)
+}
+
+/// Labels read so far, each position once.
+#[derive(Default)]
+struct Labels {
+    list: Vec<Label>,
+    seen: HashMap<String, usize>,
+}
+
+impl Labels {
+    /// Keeps `label`, read at `line` of `path`, unless its position has one: then their
+    /// scores must agree.
+    fn keep(&mut self, label: Label, path: &Path, line: u64) -> Result<()> {
+        match self.seen.get(&label.key) {
+            Some(&i) if self.list[i].score != label.score => Err(ExactLabelsError::Disagree {
+                path: path.to_path_buf(),
+                line,
+                score: label.score,
+                key: label.key,
+                before: self.list[i].score,
+            }
+            .into()),
+            Some(_) => Ok(()),
+            None => {
+                self.seen.insert(label.key.clone(), self.list.len());
+                self.list.push(label);
+                Ok(())
+            }
+        }
+    }
 }

@@ -137,7 +137,7 @@ fn from_labels(
     threads: usize,
     eval: &Evaluator,
 ) -> Result<(String, Fit)> {
-    let labelled: Vec<(Board, i32)> = super::exact_labels::read_labels(csvs)?
+    let labelled: Vec<(Board, i32)> = super::exact_labels::read_labels(csvs, &[])?
         .iter()
         .map(|l| (l.position.board, l.score))
         .collect();

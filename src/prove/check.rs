@@ -7,7 +7,7 @@
 //! up at a time limit, and the proof went one move deeper) takes both, intersected.
 //! A sample of leaves can be solved again, each with its window, to agree with its rows.
 
-use super::folder::{Folder, read_leaves};
+use super::folder::{Folder, Spec, read_leaves};
 use super::known::Known;
 use super::tree::{Node, follow, node};
 use crate::board::Position;
@@ -42,23 +42,8 @@ pub fn run_check(
 ) -> Result<CheckSummary> {
     let (folder, spec) = Folder::open(dir, None)?;
     let known = Known::read(&folder.csvs()?)?;
-    let mut expanded = HashSet::new();
-    for path in folder.read_tree()? {
-        if let Some(p) = follow(&spec.root, &path) {
-            expanded.insert(position_key(&p));
-            // The position after a forced pass is expanded with it: reached by another
-            // way (the same discs, the same side to move), it is the same node.
-            if let Node::Pass(q) = node(&p) {
-                expanded.insert(position_key(&q));
-            }
-        }
-    }
-    let mut derive = Derive {
-        known: &known,
-        expanded: &expanded,
-        memo: HashMap::new(),
-    };
-    let bounds = derive.bounds(&spec.root, true);
+    let expanded = expanded(&folder, &spec)?;
+    let bounds = Derive::new(&known, &expanded).bounds(&spec.root, true);
     let resolved = resolve_sample(&folder, &known, sample, hash_mb, search)?;
     let answered = spec.window.answered_by(bounds.0, bounds.1);
     writeln!(
@@ -78,17 +63,42 @@ pub fn run_check(
     })
 }
 
+/// The positions the folder's tree expands (a position after a forced pass with the
+/// position before it: reached by another way, the same discs and side, it is the same
+/// node).
+pub(super) fn expanded(folder: &Folder, spec: &Spec) -> Result<HashSet<u64>> {
+    let mut expanded = HashSet::new();
+    for path in folder.read_tree()? {
+        if let Some(p) = follow(&spec.root, &path) {
+            expanded.insert(position_key(&p));
+            if let Node::Pass(q) = node(&p) {
+                expanded.insert(position_key(&q));
+            }
+        }
+    }
+    Ok(expanded)
+}
+
 /// The minimax of bounds.
-struct Derive<'a> {
+pub(super) struct Derive<'a> {
     known: &'a Known,
     expanded: &'a HashSet<u64>,
     memo: HashMap<(u64, bool), (i32, i32)>,
 }
 
 impl Derive<'_> {
+    /// The minimax over `known`'s rows and the `expanded` tree.
+    pub(super) fn new<'a>(known: &'a Known, expanded: &'a HashSet<u64>) -> Derive<'a> {
+        Derive {
+            known,
+            expanded,
+            memo: HashMap::new(),
+        }
+    }
+
     /// The bounds on `p`'s value for its side to move; `open` when the tree expands it
     /// (a position after a forced pass is expanded with the position before it).
-    fn bounds(&mut self, p: &Position, open: bool) -> (i32, i32) {
+    pub(super) fn bounds(&mut self, p: &Position, open: bool) -> (i32, i32) {
         let key = position_key(p);
         if let Some(&b) = self.memo.get(&(key, open)) {
             return b;

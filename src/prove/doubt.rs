@@ -63,6 +63,12 @@ impl Checker {
         Ok(checker)
     }
 
+    /// The nodes of the checks kept in `path` (0 when it does not exist).
+    pub fn read_nodes(path: &Path) -> Result<u64> {
+        let abort = Arc::new(AtomicBool::new(false));
+        Ok(Checker::open(path, SolverOptions::default(), abort)?.nodes)
+    }
+
     /// Whether a probable solve at [`PROVE_CHECK_LEVEL`] says `goal` fails on `p`, a
     /// leaf, by more than the margin. `false` when a signal stopped the check.
     pub fn doubts(&mut self, p: &Position, goal: Goal) -> bool {

@@ -18,6 +18,8 @@ pub struct Known {
     pub rows: u64,
     /// Their nodes.
     pub nodes: u64,
+    /// Their seconds.
+    pub seconds: f64,
     /// The most nodes of one row.
     pub largest: u64,
 }
@@ -52,6 +54,7 @@ impl Known {
     fn add(&mut self, path: &Path, p: Proven) -> Result<()> {
         self.rows += 1;
         self.nodes += p.nodes;
+        self.seconds += p.seconds;
         self.largest = self.largest.max(p.nodes);
         let Some((l, u)) = p.bounds else {
             self.gave_up.insert(p.key);

@@ -10,6 +10,7 @@ mod estimate;
 mod folder;
 mod goal;
 mod known;
+mod label;
 mod plan;
 mod predict;
 mod run;
@@ -17,4 +18,5 @@ mod tree;
 
 pub use check::{CheckSummary, run_check};
 pub use folder::Spec;
+pub use label::{ProofAnswer, proof_answer, proof_label};
 pub use run::{EXACT, ProveOptions, ProveSummary, run_prove};

@@ -38,7 +38,7 @@ pub fn run_calibrate(
     check_request(o)?;
     let records = read_positions(files)?;
     // Read before the CSV is made, so that a bad label file leaves none behind.
-    let labels = read_labels(&o.labels)?;
+    let labels = read_labels(&o.labels, &o.proofs)?;
     let mut file = open_locked(&o.csv)?;
     let old = rows::resume_rows(&mut file, &o.csv)?;
     let known = Known::new(labels, &old);

@@ -29,4 +29,7 @@ pub struct CalibrateOptions {
     /// one best move each (no ties), so a probable move that differs from it is checked
     /// by one exact null-window search of the position after it.
     pub labels: Vec<PathBuf>,
+    /// Labels of proven `finale prove` folders (read by `finale::prove::proof_label`),
+    /// after the CSVs', each beside its folder.
+    pub proofs: Vec<(PathBuf, crate::commands::exact_labels::Label)>,
 }

@@ -16,6 +16,16 @@ pub enum ExactLabelsError {
         /// What is wrong.
         what: String,
     },
+    /// A `finale prove` folder given as labels whose rows do not yet prove the value.
+    #[error("{}: the proof's rows bound the value to {lower}..{upper}, not one score with a move (run finale prove on it until it is proven)", dir.display())]
+    Unproven {
+        /// The work folder.
+        dir: PathBuf,
+        /// The proven lower bound.
+        lower: i32,
+        /// The proven upper bound.
+        upper: i32,
+    },
     /// Two rows of one position with other exact scores: one of them is wrong.
     #[error("{}:{line}: position {key} scored {score:+} here and {before:+} before", path.display())]
     Disagree {
