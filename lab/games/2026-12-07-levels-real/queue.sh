@@ -9,10 +9,12 @@
 # the positions in progress are solved again next time; SIGSTOP/SIGCONT pauses it for a
 # timing or CI). FINALE (default: a copy of target/release/finale, so that rebuilding does
 # not touch the running binary) must be the shipped search (weights 7ec978cc, bench
-# 169381159) from 5837698 on, whose calibrate locks its CSV like batch does.
+# 169381159) from 6f67dec on, whose calibrate reads a proof folder as a label.
+# A step already running on its own (started by hand) is waited for, then run again,
+# which resumes it (a finished step is skipped in seconds).
 set -u
 R=$(cd "$(dirname "$0")/../../.." && pwd)
-F=/tmp/finale-lanes
+F=/tmp/finale-lanes.$$
 cp "${FINALE:-$R/target/release/finale}" $F
 # Both label CSVs were started with the weights before 2026-12-07 (7f48bc5d) and a batch
 # resumes a file only with the weights it started with; exact scores do not depend on them.
@@ -22,15 +24,21 @@ FX=$R/tests/fixtures/selectivity/2026-12-07-real-weights
 
 lane_a() {
     cd "$R/results/games" || return 1
-    # The first queue (one lane) left its batch running on its own: wait for it.
-    while pgrep -f 'finale-queue batch' > /dev/null; do sleep 60; done
-    # 1. The real calibration set's labels, 158 (2048 MB a position for 31-32 empties).
-    $F batch inputs/real-heldout-calib-20-32.obf --mode exact --threads 1 --hash-mb 2048 \
-        --eval $OLD --no-progress --out labels/real-heldout-calib-20-32.csv || return 1
+    # 1. The real calibration set's last label (157 of 158 are rows of
+    #    labels/real-heldout-calib-20-32.csv, from a one-thread batch at 2048 MB): line
+    #    150, whose one-thread solve ran 2.5 h+ and was lost at a session end, is proven
+    #    resumably from a frontier of 31 (its 21 moves), each leaf given an hour before
+    #    the proof goes one move deeper there.
+    while pgrep -f "finale-lanes.* prove" > /dev/null; do sleep 60; done
+    local p150
+    p150=$(sed -n 150p inputs/real-heldout-calib-20-32.obf | cut -d'%' -f1)
+    $F prove "$p150" --dir labels/proof-line-150 --frontier 31 --threads 1 --hash-mb 2048 \
+        --leaf-seconds 3600 --no-progress || return 1
     # 2. Every level on the whole set (the rows of 20-30 are reused; 31-32 at 1024 MB, the
     #    table `solve` gives a 32-empty position). Two at once: with lane B running that
     #    is three threads on two cores (nodes, not times, are what this measures).
-    $F calibrate inputs/real-heldout-calib-20-32.obf --labels labels/real-heldout-calib-20-32.csv \
+    $F calibrate inputs/real-heldout-calib-20-32.obf \
+        --labels labels/real-heldout-calib-20-32.csv,labels/proof-line-150 \
         --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
         > 2026-12-07-levels-real/table-20-32.txt
 }
@@ -38,6 +46,7 @@ lane_a() {
 lane_b() {
     cd "$R/results/selectivity/deep-27-32" || return 1
     # 3. The generated held-out set's labels at 31-32.
+    while pgrep -f "finale-lanes.* batch ../inputs/deep-27-32" > /dev/null; do sleep 60; done
     $F batch ../inputs/deep-27-32/heldout-31-32.obf --mode exact --threads 1 --hash-mb 2048 \
         --eval $OLD --no-progress --out labels-heldout-27-32.csv || return 1
     # 4. Every level on them.
