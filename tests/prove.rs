@@ -523,4 +523,26 @@ fn a_proven_folder_is_a_label_with_its_best_moves() {
         assert!(one_line_error(&out).contains("bound the value to"));
         assert!(!csv2.exists());
     }
+    // A directory no proof made: named, and no CSV begun.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let csv3 = tmp.path().join("cal3.csv");
+    let out = Command::new(BIN)
+        .args([
+            "calibrate",
+            o,
+            "--levels",
+            "73",
+            "--hash-mb",
+            "4",
+            "--labels",
+        ])
+        .arg(&empty)
+        .arg("--csv")
+        .arg(&csv3)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(one_line_error(&out).contains("holds no prove.txt"));
+    assert!(!csv3.exists());
 }

@@ -51,6 +51,11 @@ pub struct Prediction {
 }
 
 impl Folder {
+    /// Whether `dir` holds a proof's description (a folder `finale prove` made).
+    pub fn holds_proof(dir: &Path) -> bool {
+        dir.join(SPEC).is_file()
+    }
+
     /// Opens `dir` for the proof `asked`: creates it and its description when new; else
     /// reads the description and refuses a proof of another position, frontier or
     /// window. With `asked` none (a check, a resume without its arguments), the folder's

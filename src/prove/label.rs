@@ -62,6 +62,9 @@ pub fn proof_answer(dir: &Path) -> Result<ProofAnswer> {
 /// and the moves they prove reach it; its nodes are the proof's, its time the leaf rows',
 /// its revision `proof`. A proof whose rows only bound the value is refused.
 pub fn proof_label(dir: &Path) -> Result<Label> {
+    if !Folder::holds_proof(dir) {
+        return Err(ExactLabelsError::NotProof(dir.to_path_buf()).into());
+    }
     let a = proof_answer(dir)?;
     let (lower, upper) = a.bounds;
     if lower != upper || a.best.is_empty() {

@@ -16,6 +16,9 @@ pub enum ExactLabelsError {
         /// What is wrong.
         what: String,
     },
+    /// A directory given as labels that no `finale prove` made.
+    #[error("{}: a directory of labels must be a finale prove work folder, and it holds no prove.txt", .0.display())]
+    NotProof(PathBuf),
     /// A `finale prove` folder given as labels whose rows do not yet prove the value.
     #[error("{}: the proof's rows bound the value to {lower}..{upper}, not one score with a move (run finale prove on it until it is proven)", dir.display())]
     Unproven {
