@@ -450,6 +450,15 @@ fn a_proven_folder_is_a_label_with_its_best_moves() {
             assert_eq!(-r::solve(&child), v, "{m} of {}", r::show(&b));
         }
         assert!(label.nodes > 0);
+        // `--check` names the same moves, on the line before its bounds.
+        let mut text = Vec::new();
+        run_check(&dir, 0, 1, &search(), &mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[lines.len() - 2],
+            format!("best moves {}", label.best_moves)
+        );
         // A bound only: the value above v - 1 (or below v + 1 at +64).
         let w = match v {
             64 => Window::new(v - 1, v).unwrap(),

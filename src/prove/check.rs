@@ -10,8 +10,8 @@
 use super::folder::{Folder, Spec, read_leaves};
 use super::known::Known;
 use super::tree::{Node, follow, node};
-use crate::board::Position;
 use crate::board::key::{key_hex, position_key};
+use crate::board::{Position, Square};
 use crate::error::{Error, ProveError, Result};
 use crate::search::{Mode, SearchOptions, Solver, SolverOptions};
 use std::collections::{HashMap, HashSet};
@@ -43,7 +43,8 @@ pub fn run_check(
     let (folder, spec) = Folder::open(dir, None)?;
     let known = Known::read(&folder.csvs()?)?;
     let expanded = expanded(&folder, &spec)?;
-    let bounds = Derive::new(&known, &expanded).bounds(&spec.root, true);
+    let mut derive = Derive::new(&known, &expanded);
+    let bounds = derive.bounds(&spec.root, true);
     let resolved = resolve_sample(&folder, &known, sample, hash_mb, search)?;
     let answered = spec.window.answered_by(bounds.0, bounds.1);
     writeln!(
@@ -53,8 +54,16 @@ pub fn run_check(
         known.positions(),
         if answered { "proven" } else { "not proven" }
     )
-    .and_then(|()| writeln!(out, "bounds {} {}", bounds.0, bounds.1))
     .map_err(Error::Output)?;
+    let best = match bounds.0 == bounds.1 {
+        true => derive.proven_best(&spec.root, bounds.0),
+        false => Vec::new(),
+    };
+    if !best.is_empty() {
+        let moves: Vec<String> = best.iter().map(|m| m.to_string()).collect();
+        writeln!(out, "best moves {}", moves.join(" ")).map_err(Error::Output)?;
+    }
+    writeln!(out, "bounds {} {}", bounds.0, bounds.1).map_err(Error::Output)?;
     Ok(CheckSummary {
         bounds,
         answered,
@@ -94,6 +103,22 @@ impl Derive<'_> {
             expanded,
             memo: HashMap::new(),
         }
+    }
+
+    /// The moves of `root` whose rows prove they reach `value`, its proven value: those
+    /// whose negated upper bound is `value` (none when it must pass).
+    pub(super) fn proven_best(&mut self, root: &Position, value: i32) -> Vec<Square> {
+        let Node::Moves(moves) = node(root) else {
+            return Vec::new();
+        };
+        let mut best = Vec::new();
+        for (sq, q) in moves {
+            let child = self.expanded.contains(&position_key(&q));
+            if -self.bounds(&q, child).1 == value {
+                best.push(sq);
+            }
+        }
+        best
     }
 
     /// The bounds on `p`'s value for its side to move; `open` when the tree expands it

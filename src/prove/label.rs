@@ -7,7 +7,6 @@ use super::check::{Derive, expanded};
 use super::doubt::Checker;
 use super::folder::Folder;
 use super::known::Known;
-use super::tree::{Node, node};
 use crate::board::key::{key_hex, position_key};
 use crate::board::{Position, Square};
 use crate::commands::exact_labels::Label;
@@ -38,15 +37,10 @@ pub fn proof_answer(dir: &Path) -> Result<ProofAnswer> {
     let expanded = expanded(&folder, &spec)?;
     let mut derive = Derive::new(&known, &expanded);
     let bounds = derive.bounds(&spec.root, true);
-    let mut best = Vec::new();
-    if let (true, Node::Moves(moves)) = (bounds.0 == bounds.1, node(&spec.root)) {
-        for (sq, q) in moves {
-            let child = expanded.contains(&position_key(&q));
-            if -derive.bounds(&q, child).1 == bounds.0 {
-                best.push(sq);
-            }
-        }
-    }
+    let best = match bounds.0 == bounds.1 {
+        true => derive.proven_best(&spec.root, bounds.0),
+        false => Vec::new(),
+    };
     let prediction = folder.read_prediction()?.map_or(0, |p| p.nodes);
     let checks = Checker::read_nodes(&folder.checks_path())?;
     Ok(ProofAnswer {
