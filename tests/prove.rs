@@ -512,46 +512,29 @@ fn a_proven_folder_is_a_label_with_its_best_moves() {
         Window::new(v.min(63), v.min(63) + 1).unwrap(),
     );
     if l != u {
-        let csv2 = tmp.path().join("cal2.csv");
-        let out = Command::new(BIN)
-            .args([
-                "calibrate",
-                o,
-                "--levels",
-                "73",
-                "--hash-mb",
-                "4",
-                "--labels",
-            ])
-            .arg(&wdir)
-            .arg("--csv")
-            .arg(&csv2)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        assert!(one_line_error(&out).contains("bound the value to"));
-        assert!(!csv2.exists());
+        let err = refused_calibrate(&obf, &wdir, &tmp.path().join("cal2.csv"));
+        assert!(err.contains("bound the value to"), "{err}");
     }
     // A directory no proof made: named, and no CSV begun.
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let csv3 = tmp.path().join("cal3.csv");
+    let err = refused_calibrate(&obf, &empty, &tmp.path().join("cal3.csv"));
+    assert!(err.contains("holds no prove.txt"), "{err}");
+}
+
+/// The one error line of a calibrate of `obf` with the labels `dir` into `csv`, which
+/// must be refused (exit 2) before the CSV is begun.
+fn refused_calibrate(obf: &Path, dir: &Path, csv: &Path) -> String {
     let out = Command::new(BIN)
-        .args([
-            "calibrate",
-            o,
-            "--levels",
-            "73",
-            "--hash-mb",
-            "4",
-            "--labels",
-        ])
-        .arg(&empty)
+        .args(["calibrate", "--levels", "73", "--hash-mb", "4"])
+        .arg(obf)
+        .arg("--labels")
+        .arg(dir)
         .arg("--csv")
-        .arg(&csv3)
+        .arg(csv)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(one_line_error(&out).contains("holds no prove.txt"));
-    assert!(!csv3.exists());
+    assert!(!csv.exists());
+    one_line_error(&out)
 }
