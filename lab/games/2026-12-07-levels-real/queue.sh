@@ -1,7 +1,8 @@
 #!/bin/bash
 # Issue 70's long jobs, each step resumable (a step that finished is skipped in seconds),
 # in two lanes so that no core idles while one deep position finishes:
-#   lane A, the real calibration set: its labels, then every level on the whole set;
+#   lane A, the real calibration set: every level on its labelled positions, its last
+#   label (a proof), then that position's levels;
 #   lane B, the generated held-out set at 31-32: its labels, then every level on them.
 # Start it at the beginning of a session,
 #     setsid nohup lab/games/2026-12-07-levels-real/queue.sh > /work/logs/queue.log 2>&1 < /dev/null &
@@ -24,7 +25,17 @@ FX=$R/tests/fixtures/selectivity/2026-12-07-real-weights
 
 lane_a() {
     cd "$R/results/games" || return 1
-    # 1. The real calibration set's last label (157 of 158 are rows of
+    # 1. Every level on the real set's 157 labelled positions (its lines but 150): rows of
+    #    one position and level are the units a restart loses, minutes at 31-32 empties,
+    #    and they tell early whether a level holds there. The rows of 20-30 are reused;
+    #    31-32 at 1024 MB, the table `solve` gives a 32-empty position. Two at once: with
+    #    lane B running that is three threads on two cores (nodes, not times, are what
+    #    this measures).
+    $F calibrate 2026-12-07-levels-real/calib-20-32-less-150.obf \
+        --labels labels/real-heldout-calib-20-32.csv \
+        --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
+        > 2026-12-07-levels-real/table-20-32-less-150.txt || return 1
+    # 2. The real calibration set's last label (157 of 158 are rows of
     #    labels/real-heldout-calib-20-32.csv, from a one-thread batch at 2048 MB): line
     #    150, whose one-thread solve ran 2.5 h+ and was lost at a session end, is proven
     #    resumably from a frontier of 31 (its 21 moves), each leaf given an hour before
@@ -34,9 +45,7 @@ lane_a() {
     p150=$(sed -n 150p inputs/real-heldout-calib-20-32.obf | cut -d'%' -f1)
     $F prove "$p150" --dir labels/proof-line-150 --frontier 31 --threads 1 --hash-mb 2048 \
         --leaf-seconds 3600 --no-progress || return 1
-    # 2. Every level on the whole set (the rows of 20-30 are reused; 31-32 at 1024 MB, the
-    #    table `solve` gives a 32-empty position). Two at once: with lane B running that
-    #    is three threads on two cores (nodes, not times, are what this measures).
+    # 3. Every level on the whole set: line 150's rows are all that is left.
     $F calibrate inputs/real-heldout-calib-20-32.obf \
         --labels labels/real-heldout-calib-20-32.csv,labels/proof-line-150 \
         --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
