@@ -1356,6 +1356,7 @@ fn a_selective_batch_is_refused_by_the_library_and_the_cli() {
         },
         progress: false,
         fsync_every: Duration::ZERO,
+        save_tables: None,
         interrupt: finale::interrupt::Interrupt::new(),
     };
     let err = finale::batch::run_batch(&options, &mut Vec::new()).expect_err("refused");

@@ -63,6 +63,7 @@ fn label_one(shared: &Shared, eval: &Evaluator, depth: u32, job: &Job) -> Done {
         wrong: false,
         repeats_wrong: Vec::new(),
         bad_line: false,
+        table: None,
     }
 }
 

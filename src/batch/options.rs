@@ -39,6 +39,11 @@ pub struct BatchOptions {
     pub progress: bool,
     /// Sync the output to disk at least this often (zero: after every row).
     pub fsync_every: Duration,
+    /// Save each position's table this often while it is solved, in
+    /// [`BatchOptions::tables_dir`], so that a run stopped or killed mid-position goes on
+    /// from it when resumed (`None`: never). The file goes once the position's row is
+    /// written.
+    pub save_tables: Option<Duration>,
     /// Stops the run when set (by SIGINT or SIGTERM in the CLI): no new position is
     /// started, the solves in progress give up and write no row (a rerun solves them),
     /// and the rows written stay a valid output to resume from. A failed write sets it
@@ -47,6 +52,20 @@ pub struct BatchOptions {
 }
 
 impl BatchOptions {
+    /// Where positions' tables are saved (`--save-tables`): the output's path with
+    /// `.tables` added.
+    pub fn tables_dir(&self) -> PathBuf {
+        let mut dir = self.out.clone().into_os_string();
+        dir.push(".tables");
+        PathBuf::from(dir)
+    }
+
+    /// The saved table of the position with key `key`.
+    pub fn table_path(&self, key: u64) -> PathBuf {
+        self.tables_dir()
+            .join(format!("{}.table", crate::board::key::key_hex(key)))
+    }
+
     /// What the output's `mode` column calls this run's rows: `exact`, `wld`, `all`, or
     /// `depthD` for labels.
     pub fn row_mode(&self) -> String {

@@ -15,6 +15,7 @@ use crate::error::{BatchError, Error, Result};
 use crate::results::RunInfo;
 use crate::results::csv_row::batch_bad_line;
 use crate::results::histogram::Distribution;
+use crate::search::TABLE_TEMP_PREFIX;
 use crossbeam_channel::{Receiver, Sender, bounded};
 use std::collections::HashSet;
 use std::io::Write;
@@ -43,6 +44,9 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     // Open (and lock) the output first: a damaged or busy file stops the run before any
     // work.
     let (mut csv, resumed) = BatchOut::open(&options.out, &options.row_settings())?;
+    if options.save_tables.is_some() {
+        tables_dir_ready(&options.tables_dir())?;
+    }
     csv.sync_every(options.fsync_every);
     let mut summary = BatchSummary {
         dropped_bytes: resumed.dropped_bytes,
@@ -77,6 +81,8 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
         status: &status,
         repeats: &work.repeats,
         interrupted: AtomicU64::new(0),
+        resumed: AtomicU64::new(0),
+        failed: std::sync::Mutex::new(None),
     };
     let mut rows = Rows {
         csv: &mut csv,
@@ -88,6 +94,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     let outcome = solve_all(&shared, workers, &done, &mut rows);
     summary.stopped = options.interrupt.cause();
     summary.interrupted = shared.interrupted.load(Relaxed);
+    summary.resumed = shared.resumed.load(Relaxed);
     status.bar.finish_and_clear();
     match outcome {
         // Whatever was written is synced; an error in doing so only follows the first.
@@ -102,6 +109,24 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
         .and_then(|()| writeln!(out, "csv           {}", csv.path().display()))
         .map_err(Error::Output)?;
     Ok(summary)
+}
+
+/// Makes the directory of saved tables, and removes the partial saves a kill left in it
+/// (the output's lock makes this run its only user).
+fn tables_dir_ready(dir: &std::path::Path) -> Result<()> {
+    let failed = |source| BatchError::TablesDir {
+        path: dir.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    for entry in std::fs::read_dir(dir).map_err(failed)? {
+        let name = entry.map_err(failed)?.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(TABLE_TEMP_PREFIX) && name.ends_with(".tmp") {
+            std::fs::remove_file(dir.join(name.as_ref())).map_err(failed)?;
+        }
+    }
+    Ok(())
 }
 
 /// Refuses, before anything is opened, a batch that cannot run as asked.
@@ -280,6 +305,9 @@ fn solve_all<W: Write>(
         if panicked > 0 {
             return Err(BatchError::WorkerPanicked.into());
         }
+        if let Some(e) = shared.failed.lock().ok().and_then(|mut f| f.take()) {
+            return Err(e);
+        }
         let read = read.map_err(|_| Error::from(BatchError::ReaderPanicked))?;
         // Stopped on purpose: the reader's "stopped" is no failure.
         if options.interrupt.cause().is_some() {
@@ -403,6 +431,7 @@ fn bad_line_row(
         wrong: false,
         repeats_wrong: Vec::new(),
         bad_line: true,
+        table: None,
     }
 }
 
@@ -425,6 +454,10 @@ fn write_rows<W: Write>(
             return Some(e);
         }
         rows.status.row_written(d.work);
+        if let Some(table) = &d.table {
+            // The row holds the answer now; a table that will not go is only a stale file.
+            let _ = std::fs::remove_file(table);
+        }
         let summary = &mut *rows.summary;
         if d.bad_line {
             summary.errors += 1;

@@ -37,6 +37,9 @@ pub struct BatchSummary {
     pub interrupted: u64,
     /// Time until the best move was settled, over the solved rows.
     pub best_found: Duration,
+    /// Positions whose solve went on from a table an earlier run saved (`--save-tables`);
+    /// their rows count this run's nodes and time only.
+    pub resumed: u64,
 }
 
 impl BatchSummary {
@@ -56,8 +59,14 @@ impl BatchSummary {
             ),
             None => String::new(),
         };
+        let resumed = match self.resumed {
+            0 => String::new(),
+            n => format!(
+                "resumed       {n} positions from saved tables (their rows count this run's nodes and time)\n"
+            ),
+        };
         format!(
-            "{stopped}read          {}\nother shards  {}\nduplicates    {}\nalready done  {}\n\
+            "{stopped}{resumed}read          {}\nother shards  {}\nduplicates    {}\nalready done  {}\n\
              solved        {}\ntimeouts      {}\nerrors        {}\nwrong         {}\n\
              nodes         {}\nwall time     {:.3} s\nnps (wall)    {:.0}\n\
              best found    {:.3} s (total)\npeak memory   {}\n{}",

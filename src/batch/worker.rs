@@ -6,12 +6,14 @@ use super::input::{Repeats, Task};
 use super::options::BatchOptions;
 use crate::board::ObfRecord;
 use crate::board::key::key_hex;
+use crate::error::{BatchError, Error};
 use crate::results::check::check_values;
 use crate::results::csv_row::{BatchSource, batch_solved, batch_timeout};
 use crate::results::format::{move_scores_string, moves_string, pass_level, score_string};
 use crate::results::{BatchRow, RunInfo, checked_row};
-use crate::search::{Mode, PassReport, SolveResult, Solver, SolverOptions, TimedOut};
+use crate::search::{Mode, PassReport, SolveResult, Solver, SolverOptions, TableSaves, TimedOut};
 use crossbeam_channel::{Receiver, Sender};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,6 +32,8 @@ pub(super) struct Done {
     pub(super) repeats_wrong: Vec<String>,
     /// A malformed input line, not a solve.
     pub(super) bad_line: bool,
+    /// The position's saved table (`--save-tables`), removed once the row is written.
+    pub(super) table: Option<PathBuf>,
 }
 
 /// What the workers share besides the channels.
@@ -40,6 +44,20 @@ pub(super) struct Shared<'a> {
     pub(super) repeats: &'a Repeats,
     /// Solves given up at an interrupt.
     pub(super) interrupted: AtomicU64,
+    /// Positions resumed from a saved table.
+    pub(super) resumed: AtomicU64,
+    /// The first worker's failure (a saved table that cannot be loaded or saved); the
+    /// run stops at it.
+    pub(super) failed: Mutex<Option<Error>>,
+}
+
+impl Shared<'_> {
+    /// Keeps the first failure.
+    fn fail(&self, e: Error) {
+        if let Ok(mut failed) = self.failed.lock() {
+            failed.get_or_insert(e);
+        }
+    }
 }
 
 /// The bar and what it says: rows written out of those to write, and what each worker is
@@ -98,8 +116,15 @@ impl Status {
     }
 }
 
-/// Solves one position and builds its row; `None` when the interrupt stopped it.
-fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Option<Done> {
+/// Solves one position and builds its row; `None` when the interrupt stopped it. With
+/// `--save-tables`, the solve starts from the position's saved table if it has one and
+/// saves its own as it goes.
+fn solve_one(
+    solver: &mut Solver,
+    shared: &Shared,
+    slot: usize,
+    job: &Job,
+) -> Result<Option<Done>, Error> {
     let options = shared.options;
     let record = &job.record;
     let empties = record.position.board.empty_count();
@@ -110,6 +135,14 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
             .set(slot, format!("{empties} empties {}", pass_level(p)));
     };
     solver.clear();
+    let table = options.save_tables.map(|every| TableSaves {
+        path: options.table_path(job.key),
+        every,
+    });
+    if let Some(saves) = &table {
+        resume_table(solver, shared, &saves.path, &record.position.board)?;
+    }
+    solver.set_table_saves(table.clone());
     let solved = solver.solve_reporting(
         record.position.board,
         job.mode,
@@ -117,12 +150,37 @@ fn solve_one(solver: &mut Solver, shared: &Shared, slot: usize, job: &Job) -> Op
         &mut on_pass,
     );
     shared.status.set(slot, String::new());
-    let work = crate::progress::work_of(empties);
-    match solved {
-        Ok(result) => Some(solved_row(shared, job, result, work)),
-        Err(_) if options.interrupt.requested() => None,
-        Err(t) => Some(timeout_row(shared, job, &t, work)),
+    if let Some((path, source)) = solver.take_save_error() {
+        return Err(BatchError::TableSave { path, source }.into());
     }
+    let work = crate::progress::work_of(empties);
+    let mut done = match solved {
+        Ok(result) => solved_row(shared, job, result, work),
+        Err(_) if options.interrupt.requested() => return Ok(None),
+        Err(t) => timeout_row(shared, job, &t, work),
+    };
+    done.table = table.map(|t| t.path);
+    Ok(Some(done))
+}
+
+/// Loads the position's table saved at `path` by an earlier run, if there is one.
+fn resume_table(
+    solver: &mut Solver,
+    shared: &Shared,
+    path: &std::path::Path,
+    board: &crate::board::Board,
+) -> Result<(), Error> {
+    if !path.exists() {
+        return Ok(());
+    }
+    solver
+        .load_table(path, board)
+        .map_err(|source| BatchError::TableFile {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    shared.resumed.fetch_add(1, Relaxed);
+    Ok(())
 }
 
 /// The lines saying which repeats of `job`'s position give values its solve disagrees
@@ -183,6 +241,7 @@ fn solved_row(shared: &Shared, job: &Job, result: SolveResult, work: u64) -> Don
         wrong,
         repeats_wrong,
         bad_line: false,
+        table: None,
     }
 }
 
@@ -206,6 +265,7 @@ fn timeout_row(shared: &Shared, job: &Job, t: &TimedOut, work: u64) -> Done {
         wrong: false,
         repeats_wrong: Vec::new(),
         bad_line: false,
+        table: None,
     }
 }
 
@@ -259,9 +319,17 @@ pub(super) fn worker(
             return;
         };
         // A solve the interrupt cut short writes no row: a rerun solves it again.
-        let Some(d) = solve_one(&mut solver, shared, slot, &job) else {
-            shared.interrupted.fetch_add(1, Relaxed);
-            return;
+        let d = match solve_one(&mut solver, shared, slot, &job) {
+            Ok(Some(d)) => d,
+            Ok(None) => {
+                shared.interrupted.fetch_add(1, Relaxed);
+                return;
+            }
+            Err(e) => {
+                shared.fail(e);
+                stop.store(true, Relaxed);
+                return;
+            }
         };
         if done.send(d).is_err() {
             return;

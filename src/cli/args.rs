@@ -480,6 +480,13 @@ pub(crate) struct BatchArgs {
     /// end; a machine crash loses at most that much work.
     #[arg(long, value_name = "SECONDS", default_value_t = finale::batch::output::BATCH_FSYNC_SECONDS as f64, value_parser = parse_fsync_every)]
     pub(crate) fsync_every: f64,
+    /// Save each position's table every SECONDS while it is solved (and when a signal
+    /// stops it), in OUT.csv.tables/: a run stopped or killed in a deep position resumes
+    /// it from there instead of from the start. Its file goes once its row is written;
+    /// resume with the same --hash-mb. A resumed row counts the nodes and time of its
+    /// last run only.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, conflicts_with = "label_depth")]
+    pub(crate) save_tables: Option<Duration>,
     #[command(flatten)]
     pub(crate) common: CommonArgs,
 }

@@ -222,6 +222,7 @@ pub(crate) fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<Exi
         search: args.common.search.options()?,
         progress: !args.no_progress,
         fsync_every: Duration::from_secs_f64(args.fsync_every),
+        save_tables: args.save_tables,
         interrupt: on_signals()?,
     };
     let summary = finale::batch::run_batch(&options, out)?;

@@ -6,7 +6,7 @@
 
 use super::args::*;
 use finale::durable::guard::{Files, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The files of `command`, each under its flag.
 pub(crate) fn files(command: &Command) -> Files {
@@ -21,10 +21,16 @@ pub(crate) fn files(command: &Command) -> Files {
         Command::Suite(a) => suite(a),
         Command::Bench { .. } => Files::of("bench"),
         Command::Perft { .. } => Files::of("perft"),
-        Command::Batch(a) => Files::of("batch")
-            .read_all("input", a.inputs.iter().map(|p| p.as_path()))
-            .read_opt("--eval", a.common.search.eval.as_deref())
-            .write("--out", &a.out, Write::Append),
+        Command::Batch(a) => {
+            let files = Files::of("batch")
+                .read_all("input", a.inputs.iter().map(|p| p.as_path()))
+                .read_opt("--eval", a.common.search.eval.as_deref())
+                .write("--out", &a.out, Write::Append);
+            match a.save_tables {
+                Some(_) => files.work_directory("--save-tables", &tables_dir(&a.out)),
+                None => files,
+            }
+        }
         Command::Calibrate(a) => labels(
             Files::of("calibrate").read_all("input", a.files.iter().map(|p| p.as_path())),
             "--labels",
@@ -124,3 +130,10 @@ fn train(a: &TrainArgs) -> Files {
 
 #[cfg(test)]
 mod tests;
+
+/// The directory `batch --save-tables` keeps its tables in, beside `--out`.
+fn tables_dir(out: &Path) -> PathBuf {
+    let mut dir = out.as_os_str().to_owned();
+    dir.push(".tables");
+    PathBuf::from(dir)
+}

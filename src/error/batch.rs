@@ -17,6 +17,30 @@ pub enum BatchError {
     /// Zero worker threads.
     #[error("batch: --threads must be at least 1")]
     NoThreads,
+    /// The directory of saved tables (`--save-tables`) cannot be made.
+    #[error("{}: cannot make the directory of saved tables: {source}", path.display())]
+    TablesDir {
+        /// The directory.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// A position's saved table cannot be loaded; nothing was solved from it.
+    #[error("{}: saved table not loaded: {source} (delete it to solve that position from the start)", path.display())]
+    TableFile {
+        /// The table file.
+        path: PathBuf,
+        /// Why.
+        source: crate::search::TableFileError,
+    },
+    /// A position's table could not be saved (`--save-tables`); the rows written stay.
+    #[error("{}: cannot save the table: {source}", path.display())]
+    TableSave {
+        /// The table file.
+        path: PathBuf,
+        /// The system's reason.
+        source: std::io::Error,
+    },
     /// A selective batch: rows are keyed by position and mode, so a probable answer must
     /// not stand in for an exact one.
     #[error(

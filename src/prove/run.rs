@@ -231,6 +231,7 @@ fn leaf_batch(o: &ProveOptions, obf: PathBuf, csv: PathBuf) -> BatchOptions {
         search: o.search.clone(),
         progress: o.progress,
         fsync_every: Duration::from_secs(crate::batch::output::BATCH_FSYNC_SECONDS),
+        save_tables: None,
         interrupt: o.interrupt.clone(),
     }
 }

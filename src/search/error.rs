@@ -1,5 +1,5 @@
 //! Why a solver could not start (the machine refused its threads or its tables' memory),
-//! and why a window is none.
+//! why a window is none, and why a saved table cannot be loaded.
 
 use thiserror::Error;
 
@@ -63,4 +63,32 @@ pub enum WindowError {
         /// Its beta.
         beta: i32,
     },
+}
+
+/// Why a table file cannot be loaded.
+#[derive(Debug, Error)]
+pub enum TableFileError {
+    /// Reading it failed.
+    #[error("cannot read it: {0}")]
+    Io(#[from] std::io::Error),
+    /// It does not begin as a table file of this version.
+    #[error("not a finale table file (version 1)")]
+    NotATable,
+    /// It ends before its checksum.
+    #[error("it ends early (truncated)")]
+    Truncated,
+    /// It was saved by a table of another size.
+    #[error("it holds a table of {saved} MB, this solve's is {here} MB; use the same --hash-mb")]
+    Size {
+        /// Its size, in MB.
+        saved: usize,
+        /// This table's, in MB.
+        here: usize,
+    },
+    /// It was saved solving another position.
+    #[error("it was saved solving another position")]
+    OtherRoot,
+    /// Its checksum does not match its contents.
+    #[error("its checksum does not match (damaged)")]
+    Damaged,
 }

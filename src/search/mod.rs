@@ -32,7 +32,7 @@ mod state;
 mod stop;
 mod table;
 
-pub use error::{StartError, WindowError};
+pub use error::{StartError, TableFileError, WindowError};
 pub use evaluated::{evaluated_value, evaluated_value_on};
 pub use options::{EvalRef, ProbcutT, SearchOptions};
 pub use parallel::threads::{Threads, cores, search_threads};
@@ -40,5 +40,5 @@ pub use root::answer::{Mode, PASS_PV_MOVES, PassReport, PvMove, SolveResult, Tim
 pub use root::window::Window;
 pub use selectivity::level::Level;
 pub use selectivity::probcut::{mpc_error, mpc_planes};
-pub use solver::{Solver, SolverOptions};
-pub use table::{TranspositionTable, deep_hash_mb, deep_hash_mb_within};
+pub use solver::{Solver, SolverOptions, TABLE_TEMP_PREFIX, TableSaves};
+pub use table::{SavedTable, TranspositionTable, deep_hash_mb, deep_hash_mb_within};

@@ -6,6 +6,7 @@ use super::selectivity::level::Level;
 use super::selectivity::samples::ProbcutSamples;
 
 use super::error::StartError;
+use super::error::TableFileError;
 use super::measure::span::{self, Span, SpanReport};
 use super::options::SearchOptions;
 use super::parallel::pool::Pool;
@@ -13,9 +14,13 @@ use super::parallel::threads::search_threads;
 use super::root::passes::{Passes, settled, solve_root};
 use super::state::Search;
 use super::table;
-use super::table::TranspositionTable;
+use super::table::{SavedTable, TranspositionTable};
 use crate::board::Board;
+use crate::durable::{Access, Existing, Replacement};
 use crate::settings::{DEFAULT_HASH_MB, LOCAL_TABLE_KB, SPLIT_MANY_THREADS};
+use std::io::{self, BufReader, BufWriter};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 /// Solver settings.
@@ -48,6 +53,20 @@ impl Default for SolverOptions {
     }
 }
 
+/// Where a solve saves its table while it runs, so that a solve stopped by a restart can
+/// resume from it ([`Solver::load_table`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableSaves {
+    /// The table file, replaced whole at each save.
+    pub path: PathBuf,
+    /// Time between saves; a solve that gives up (a limit, the abort flag) saves once more.
+    pub every: Duration,
+}
+
+/// How the temporary file of a table save begins (`NAME.tmp` follows): a kill during a
+/// save leaves one, which the next run may remove.
+pub const TABLE_TEMP_PREFIX: &str = ".finale-table-";
+
 /// Stack of each pool thread: a waiting thread runs stolen subtrees on top of its own, so
 /// recursion can nest several searches deep. Only touched pages cost memory.
 const POOL_STACK_BYTES: usize = 64 << 20;
@@ -70,6 +89,10 @@ pub struct Solver {
     node_budget: Option<u64>,
     /// The last finished solve's work and span (a span build's only).
     last_span: Option<SpanReport>,
+    /// Where solves save their table, if they do.
+    saves: Option<TableSaves>,
+    /// The first failed save since [`Solver::take_save_error`].
+    save_error: Option<io::Error>,
 }
 
 impl Solver {
@@ -137,6 +160,8 @@ impl Solver {
             abort: None,
             node_budget: None,
             last_span: None,
+            saves: None,
+            save_error: None,
         })
     }
 
@@ -153,6 +178,71 @@ impl Solver {
     /// on any machine, which a time limit cannot do.
     pub fn set_node_budget(&mut self, nodes: Option<u64>) {
         self.node_budget = nodes;
+    }
+
+    /// Makes every later solve save its table to `saves.path` every `saves.every`, and
+    /// once more when it gives up (`None`: never). A solve that finishes does not save:
+    /// its answer is what its caller keeps. A failed save does not stop the solve; it is
+    /// kept for [`Solver::take_save_error`].
+    pub fn set_table_saves(&mut self, saves: Option<TableSaves>) {
+        self.saves = saves;
+    }
+
+    /// The first save of the table that failed since the last call, with its file.
+    pub fn take_save_error(&mut self) -> Option<(PathBuf, io::Error)> {
+        let e = self.save_error.take()?;
+        let path = self
+            .saves
+            .as_ref()
+            .map(|s| s.path.clone())
+            .unwrap_or_default();
+        Some((path, e))
+    }
+
+    /// Replaces the table with the table file at `path`, saved by a solve of `root` with
+    /// a table of this size; the next solve of `root` goes on from what it had learnt. On
+    /// an error the table is empty.
+    pub fn load_table(&mut self, path: &Path, root: &Board) -> Result<SavedTable, TableFileError> {
+        let file = std::fs::File::open(path)?;
+        self.tt
+            .load_from(BufReader::with_capacity(1 << 20, file), root)
+    }
+
+    /// Runs `f` while a second thread saves the table every `saves.every` (when the solver
+    /// saves), returning `f`'s result and the first failed save.
+    fn saving<R>(
+        &self,
+        root: Board,
+        start: Instant,
+        f: impl FnOnce() -> R,
+    ) -> (R, Option<io::Error>) {
+        let Some(saves) = &self.saves else {
+            return (f(), None);
+        };
+        let tt = &self.tt;
+        let (wake, sleep) = channel::<()>();
+        std::thread::scope(|scope| {
+            let saver = std::thread::Builder::new()
+                .name("finale-table-saver".into())
+                .spawn_scoped(scope, move || {
+                    while let Err(RecvTimeoutError::Timeout) = sleep.recv_timeout(saves.every) {
+                        let seconds = start.elapsed().as_secs_f64();
+                        if let Err(e) = save_table(tt, &saves.path, &root, seconds) {
+                            return Some(e);
+                        }
+                    }
+                    None
+                });
+            let r = f();
+            drop(wake);
+            let error = match saver {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Some(io::Error::other("the table saver panicked"))),
+                Err(e) => Some(e),
+            };
+            (r, error)
+        })
     }
 
     /// The work and span of the last finished solve: `None` unless finale was built with
@@ -304,7 +394,7 @@ impl Solver {
             on_pass(p);
         };
         let selectivity = self.options.search.selectivity;
-        let (mut result, nodes, stopped, span) =
+        let ((mut result, nodes, stopped, span), save_error) = self.saving(board, start, || {
             self.run(limit.map(|l| start + l), self.node_budget, |s| {
                 solve_root(
                     s,
@@ -316,8 +406,18 @@ impl Solver {
                         report: &mut report,
                     },
                 )
-            });
+            })
+        });
         let time = start.elapsed();
+        let save_error = match (&self.saves, stopped, save_error) {
+            (Some(saves), true, None) => {
+                save_table(&self.tt, &saves.path, &board, time.as_secs_f64()).err()
+            }
+            (_, _, e) => e,
+        };
+        if self.save_error.is_none() {
+            self.save_error = save_error;
+        }
         if stopped {
             return Err(TimedOut {
                 nodes,
@@ -334,4 +434,12 @@ impl Solver {
         }
         Ok(result)
     }
+}
+
+/// Saves `tt` to `path` for a solve of `root` that has run `seconds`: written beside it
+/// and renamed over it once whole and on disk, so a kill leaves the last save.
+fn save_table(tt: &TranspositionTable, path: &Path, root: &Board, seconds: f64) -> io::Result<()> {
+    let mut file = Replacement::beside(path, TABLE_TEMP_PREFIX, Access::Plain)?;
+    tt.save_to(BufWriter::with_capacity(1 << 20, &mut file), root, seconds)?;
+    file.commit(Existing::Replace).map_err(|e| e.source)
 }

@@ -1,7 +1,7 @@
 //! The tables a search keeps bounds in: the shared transposition table (`shared.rs`),
 //! each thread's own small tables for boards of few empties (`local.rs`), the memory they
-//! live in (`memory.rs`), the entry format both share (`entry.rs`) and the size a deep
-//! solve's table gets (`size.rs`). [`Tables`] holds a
+//! live in (`memory.rs`), the entry format both share (`entry.rs`), the size a deep
+//! solve's table gets (`size.rs`) and the shared table on disk (`snapshot.rs`). [`Tables`] holds a
 //! thread's tables, and [`choice`] is the one rule of which table a board of `n` empties
 //! uses.
 
@@ -10,12 +10,14 @@ mod local;
 mod memory;
 mod shared;
 mod size;
+mod snapshot;
 
 pub(crate) use entry::Stored;
 pub use entry::TtHit;
 pub(crate) use local::prepare;
 pub use shared::TranspositionTable;
 pub use size::{deep_hash_mb, deep_hash_mb_within};
+pub use snapshot::SavedTable;
 
 use crate::board::Board;
 use crate::settings::{LOCAL_SMALL_MAX_EMPTIES, LOCAL_TABLE_MAX_EMPTIES};

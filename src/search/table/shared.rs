@@ -54,6 +54,10 @@ struct Bucket {
 
 const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
 
+/// Words of a bucket in a table file: each entry's three, then each entry's cost.
+pub(super) const WORDS_PER_BUCKET: usize = 4 * ENTRIES_PER_BUCKET;
+const _: () = assert!(8 * WORDS_PER_BUCKET == std::mem::size_of::<Bucket>());
+
 // SAFETY: a bucket is atomics only; all zero is an empty bucket (generation 0 is never live).
 unsafe impl Zeroable for Bucket {}
 
@@ -133,6 +137,58 @@ impl TranspositionTable {
             self.generation.store(g, Relaxed);
         }
         self.epoch.store(new_epoch(), Relaxed);
+    }
+
+    /// Buckets in the table.
+    pub(super) fn buckets_len(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// The generation and date counters (see the fields), for a table file.
+    pub(super) fn counters(&self) -> (u64, u64) {
+        (self.generation.load(Relaxed), self.date.load(Relaxed))
+    }
+
+    /// Restores the counters of a loaded table file; its contents are new to every
+    /// thread's local table.
+    pub(super) fn set_counters(&mut self, generation: u64, date: u64) {
+        self.generation.store(generation, Relaxed);
+        self.date.store(date, Relaxed);
+        self.epoch.store(new_epoch(), Relaxed);
+    }
+
+    /// Empties the table entirely (a table file that failed to load half wrote it).
+    pub(super) fn forget_all(&mut self) {
+        self.buckets.zero();
+        self.set_counters(1, 0);
+    }
+
+    /// Appends the eight words of each bucket of `range`: both entries' board and data
+    /// words, then both costs.
+    pub(super) fn read_words(&self, range: std::ops::Range<usize>, out: &mut Vec<u64>) {
+        for b in &self.buckets[range] {
+            for e in &b.entries {
+                out.extend([&e.player_x, &e.opponent_x, &e.data].map(|w| w.load(Relaxed)));
+            }
+            out.extend(b.costs.iter().map(|c| c.load(Relaxed)));
+        }
+    }
+
+    /// Writes the buckets from `start` on from `words`, as [`Self::read_words`] gave them.
+    pub(super) fn write_words(&mut self, start: usize, words: &[u64]) {
+        for (b, w) in self.buckets[start..]
+            .iter()
+            .zip(words.chunks_exact(WORDS_PER_BUCKET))
+        {
+            for (k, e) in b.entries.iter().enumerate() {
+                e.player_x.store(w[3 * k], Relaxed);
+                e.opponent_x.store(w[3 * k + 1], Relaxed);
+                e.data.store(w[3 * k + 2], Relaxed);
+            }
+            for (k, c) in b.costs.iter().enumerate() {
+                c.store(w[3 * ENTRIES_PER_BUCKET + k], Relaxed);
+            }
+        }
     }
 
     /// Marks the start of a new search: entries written before stay usable but are the
