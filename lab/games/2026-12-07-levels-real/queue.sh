@@ -2,7 +2,7 @@
 # Issue 70's long jobs, each step resumable (a step that finished is skipped in seconds),
 # in two lanes so that no core idles while one deep position finishes:
 #   lane A, the real calibration set: every level on its labelled positions, its last
-#   label (a proof), then that position's levels;
+#   label, then that position's levels;
 #   lane B, the generated held-out set at 31-32: its labels, then every level on them.
 # Start it at the beginning of a session,
 #     setsid nohup lab/games/2026-12-07-levels-real/queue.sh > /work/logs/queue.log 2>&1 < /dev/null &
@@ -10,7 +10,8 @@
 # the positions in progress are solved again next time; SIGSTOP/SIGCONT pauses it for a
 # timing or CI). FINALE (default: a copy of target/release/finale, so that rebuilding does
 # not touch the running binary) must be the shipped search (weights 7ec978cc, bench
-# 169381159) from 6f67dec on, whose calibrate reads a proof folder as a label.
+# 169381159) from 3bb5fef on, whose batch saves the tables of positions in progress
+# (--save-tables: their files, 2 GB each, are in OUT.csv.tables/ and never committed).
 # A step already running on its own (started by hand) is waited for, then run again,
 # which resumes it (a finished step is skipped in seconds).
 set -u
@@ -37,17 +38,16 @@ lane_a() {
         > 2026-12-07-levels-real/table-20-32-less-150.txt || return 1
     # 2. The real calibration set's last label (157 of 158 are rows of
     #    labels/real-heldout-calib-20-32.csv, from a one-thread batch at 2048 MB): line
-    #    150, whose one-thread solve ran 2.5 h+ and was lost at a session end, is proven
-    #    resumably from a frontier of 31 (its 21 moves), each leaf given an hour before
-    #    the proof goes one move deeper there.
-    while pgrep -f "finale-lanes.* prove" > /dev/null; do sleep 60; done
-    local p150
-    p150=$(sed -n 150p inputs/real-heldout-calib-20-32.obf | cut -d'%' -f1)
-    $F prove "$p150" --dir labels/proof-line-150 --frontier 31 --threads 1 --hash-mb 2048 \
-        --leaf-seconds 3600 --no-progress || return 1
+    #    150, whose one-thread solve ran 2.5 h+ and was lost at a session end. Its proof
+    #    from a frontier of 31 (labels/proof-line-150/, 2026-12-07) gave up two leaves at
+    #    the hour (95 G nodes lost to splits); a batch that saves its table every 10
+    #    minutes (--save-tables, from 3bb5fef) loses at most that at a restart.
+    $F batch inputs/real-heldout-calib-20-32.obf --mode exact --threads 1 --hash-mb 2048 \
+        --eval $OLD --no-progress --save-tables 600 \
+        --out labels/real-heldout-calib-20-32.csv || return 1
     # 3. Every level on the whole set: line 150's rows are all that is left.
     $F calibrate inputs/real-heldout-calib-20-32.obf \
-        --labels labels/real-heldout-calib-20-32.csv,labels/proof-line-150 \
+        --labels labels/real-heldout-calib-20-32.csv \
         --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
         > 2026-12-07-levels-real/table-20-32.txt
 }
@@ -57,7 +57,7 @@ lane_b() {
     # 3. The generated held-out set's labels at 31-32.
     while pgrep -f "finale-lanes.* batch ../inputs/deep-27-32" > /dev/null; do sleep 60; done
     $F batch ../inputs/deep-27-32/heldout-31-32.obf --mode exact --threads 1 --hash-mb 2048 \
-        --eval $OLD --no-progress --out labels-heldout-27-32.csv || return 1
+        --eval $OLD --no-progress --save-tables 600 --out labels-heldout-27-32.csv || return 1
     # 4. Every level on them.
     $F calibrate ../inputs/deep-27-32/heldout-31-32.obf --labels labels-heldout-27-32.csv \
         --threads 1 --hash-mb 1024 --no-progress --csv $FX/heldout-31-32.csv \
