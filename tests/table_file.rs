@@ -203,7 +203,7 @@ fn a_batch_killed_outright_resumes_from_its_last_save() {
 }
 
 /// A damaged table file stops the batch before that position is solved: one error line
-/// naming the file, exit 1, no row, and the file left for the user to look at.
+/// naming the file, exit 2, no row, and the file left for the user to look at.
 #[test]
 fn a_damaged_table_is_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -214,7 +214,38 @@ fn a_damaged_table_is_refused_in_one_line() {
     let err = one_line_error(&o);
     assert!(err.contains(&table.display().to_string()), "{err}");
     assert!(err.contains("delete it"), "{err}");
-    assert_ne!(o.status.code(), Some(0));
+    assert_eq!(o.status.code(), Some(2));
     assert_eq!(rows(&out).len(), 0);
     assert!(table.exists());
+}
+
+/// A save that fails (here the tables' directory turned into a file under the run) stops
+/// the batch in one line naming it, exit 2, but only after the position's row is written:
+/// the answer is kept whether or not its table could be.
+#[test]
+fn a_failed_save_keeps_the_row_and_stops_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out, table) = deep_batch(dir.path());
+    let child = batch(&input, &out, "0.3")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let tables = table.parent().unwrap();
+    let start = std::time::Instant::now();
+    while !tables.is_dir() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no tables directory"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::fs::remove_dir(tables).unwrap();
+    std::fs::write(tables, b"not a directory").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let err = one_line_error(&o);
+    assert!(err.contains("cannot save the table"), "{err}");
+    assert_eq!(o.status.code(), Some(2));
+    let r = rows(&out);
+    assert_eq!((r.len(), r[0]["ok"].as_str()), (1, "true"), "{r:?}");
 }

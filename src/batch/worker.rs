@@ -58,6 +58,11 @@ impl Shared<'_> {
             failed.get_or_insert(e);
         }
     }
+
+    /// True once a worker failed.
+    fn has_failed(&self) -> bool {
+        self.failed.lock().map_or(true, |f| f.is_some())
+    }
 }
 
 /// The bar and what it says: rows written out of those to write, and what each worker is
@@ -150,8 +155,13 @@ fn solve_one(
         &mut on_pass,
     );
     shared.status.set(slot, String::new());
-    if let Some((path, source)) = solver.take_save_error() {
-        return Err(BatchError::TableSave { path, source }.into());
+    // A failed save stops the run once this position's row is written: the row holds
+    // the answer whether or not the table was saved.
+    let save_failed = solver
+        .take_save_error()
+        .map(|(path, source)| Error::from(BatchError::TableSave { path, source }));
+    if let Some(e) = save_failed {
+        shared.fail(e);
     }
     let work = crate::progress::work_of(empties);
     let mut done = match solved {
@@ -331,7 +341,8 @@ pub(super) fn worker(
                 return;
             }
         };
-        if done.send(d).is_err() {
+        if done.send(d).is_err() || shared.has_failed() {
+            stop.store(true, Relaxed);
             return;
         }
     }
