@@ -65,12 +65,17 @@ fn a_solve_resumed_from_its_saved_table_does_not_search_again() {
         every: Duration::from_secs(3600),
     }));
     first.set_node_budget(Some(whole.nodes / 2));
-    assert!(first.solve_within(board, Mode::Exact, None).is_err());
+    let gave_up = first.solve_within(board, Mode::Exact, None).unwrap_err();
     assert!(first.take_save_error().is_none());
     assert!(path.exists(), "a solve that gave up saved no table");
 
     let mut resumed = solver(64);
-    resumed.load_table(&path, &board).unwrap();
+    let carried = resumed.load_table(&path, &board).unwrap();
+    assert_eq!(
+        carried.nodes, gave_up.nodes,
+        "the save's nodes are the solve's"
+    );
+    assert!(carried.seconds > 0.0 && carried.seconds <= gave_up.time.as_secs_f64());
     let r = resumed.solve(board, Mode::Exact);
     assert_eq!(r.score, value);
     assert!(
@@ -178,12 +183,23 @@ fn resumes([input, out, table]: &[PathBuf; 3]) {
 }
 
 /// SIGTERM in the middle of FFO #45 saves its table (saves are an hour apart, so that is
-/// the only one) and exits 143; the rerun resumes from it to the published value.
+/// the only one) and exits 143; the rerun resumes from it to the published value, and its
+/// row counts the work of both runs: at least 0.9 times the nodes of a solve from the
+/// start (this run's alone, the work before the signal would be missing).
 #[test]
 fn a_batch_stopped_by_a_signal_resumes_its_position_from_the_table() {
-    let (_dir, o, paths) = killed_in_position("3600", libc::SIGTERM, 1500);
+    let (dir, o, paths) = killed_in_position("3600", libc::SIGTERM, 1500);
     assert_eq!(o.status.code(), Some(143), "{o:?}");
     resumes(&paths);
+    let whole = dir.path().join("whole.csv");
+    let fresh = batch(&paths[0], &whole, "3600").output().unwrap();
+    assert!(fresh.status.success());
+    let nodes = |p: &Path| rows(p)[0]["nodes"].parse::<u64>().unwrap();
+    let (resumed, from_start) = (nodes(&paths[1]), nodes(&whole));
+    assert!(
+        resumed * 10 >= from_start * 9,
+        "resumed row {resumed} nodes, from the start {from_start}"
+    );
 }
 
 /// SIGKILL, which no program sees, between saves half a second apart: the last save is

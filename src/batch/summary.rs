@@ -38,7 +38,7 @@ pub struct BatchSummary {
     /// Time until the best move was settled, over the solved rows.
     pub best_found: Duration,
     /// Positions whose solve went on from a table an earlier run saved (`--save-tables`);
-    /// their rows count this run's nodes and time only.
+    /// their rows count the nodes and time saved with the table too.
     pub resumed: u64,
 }
 
@@ -62,7 +62,7 @@ impl BatchSummary {
         let resumed = match self.resumed {
             0 => String::new(),
             n => format!(
-                "resumed       {n} positions from saved tables (their rows count this run's nodes and time)\n"
+                "resumed       {n} positions from saved tables (their rows count the work saved with them too)\n"
             ),
         };
         format!(

@@ -11,7 +11,9 @@ use crate::results::check::check_values;
 use crate::results::csv_row::{BatchSource, batch_solved, batch_timeout};
 use crate::results::format::{move_scores_string, moves_string, pass_level, score_string};
 use crate::results::{BatchRow, RunInfo, checked_row};
-use crate::search::{Mode, PassReport, SolveResult, Solver, SolverOptions, TableSaves, TimedOut};
+use crate::search::{
+    Mode, PassReport, SavedTable, SolveResult, Solver, SolverOptions, TableSaves, TimedOut,
+};
 use crossbeam_channel::{Receiver, Sender};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -144,9 +146,10 @@ fn solve_one(
         path: options.table_path(job.key),
         every,
     });
-    if let Some(saves) = &table {
-        resume_table(solver, shared, &saves.path, &record.position.board)?;
-    }
+    let carried = match &table {
+        Some(saves) => resume_table(solver, shared, &saves.path, &record.position.board)?,
+        None => SavedTable::default(),
+    };
     solver.set_table_saves(table.clone());
     let solved = solver.solve_reporting(
         record.position.board,
@@ -164,33 +167,42 @@ fn solve_one(
         shared.fail(e);
     }
     let work = crate::progress::work_of(empties);
+    // A resumed row counts the work its table carries, as if one run had done it all.
+    let (nodes, time) = (carried.nodes, Duration::from_secs_f64(carried.seconds));
     let mut done = match solved {
-        Ok(result) => solved_row(shared, job, result, work),
+        Ok(mut result) => {
+            (result.nodes, result.time) = (result.nodes + nodes, result.time + time);
+            solved_row(shared, job, result, work)
+        }
         Err(_) if options.interrupt.requested() => return Ok(None),
-        Err(t) => timeout_row(shared, job, &t, work),
+        Err(mut t) => {
+            (t.nodes, t.time) = (t.nodes + nodes, t.time + time);
+            timeout_row(shared, job, &t, work)
+        }
     };
     done.table = table.map(|t| t.path);
     Ok(Some(done))
 }
 
-/// Loads the position's table saved at `path` by an earlier run, if there is one.
+/// Loads the position's table saved at `path` by an earlier run, if there is one, and
+/// returns the work it carries.
 fn resume_table(
     solver: &mut Solver,
     shared: &Shared,
     path: &std::path::Path,
     board: &crate::board::Board,
-) -> Result<(), Error> {
+) -> Result<SavedTable, Error> {
     if !path.exists() {
-        return Ok(());
+        return Ok(SavedTable::default());
     }
-    solver
+    let carried = solver
         .load_table(path, board)
         .map_err(|source| BatchError::TableFile {
             path: path.to_path_buf(),
             source,
         })?;
     shared.resumed.fetch_add(1, Relaxed);
-    Ok(())
+    Ok(carried)
 }
 
 /// The lines saying which repeats of `job`'s position give values its solve disagrees

@@ -483,8 +483,8 @@ pub(crate) struct BatchArgs {
     /// Save each position's table every SECONDS while it is solved (and when a signal
     /// stops it), in OUT.csv.tables/: a run stopped or killed in a deep position resumes
     /// it from there instead of from the start. Its file goes once its row is written;
-    /// resume with the same --hash-mb. A resumed row counts the nodes and time of its
-    /// last run only.
+    /// resume with the same --hash-mb. A resumed row counts the nodes and time saved with
+    /// the table and its own.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, conflicts_with = "label_depth")]
     pub(crate) save_tables: Option<Duration>,
     #[command(flatten)]

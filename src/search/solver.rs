@@ -20,6 +20,7 @@ use crate::durable::{Access, Existing, Replacement};
 use crate::settings::{DEFAULT_HASH_MB, LOCAL_TABLE_KB, SPLIT_MANY_THREADS};
 use std::io::{self, BufReader, BufWriter};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -93,6 +94,11 @@ pub struct Solver {
     saves: Option<TableSaves>,
     /// The first failed save since [`Solver::take_save_error`].
     save_error: Option<io::Error>,
+    /// The running solve's node count, published for its saves.
+    progress: AtomicU64,
+    /// The work of earlier runs the loaded table carries, added to what the next save
+    /// records.
+    carried: SavedTable,
 }
 
 impl Solver {
@@ -162,6 +168,8 @@ impl Solver {
             last_span: None,
             saves: None,
             save_error: None,
+            progress: AtomicU64::new(0),
+            carried: SavedTable::default(),
         })
     }
 
@@ -200,12 +208,24 @@ impl Solver {
     }
 
     /// Replaces the table with the table file at `path`, saved by a solve of `root` with
-    /// a table of this size; the next solve of `root` goes on from what it had learnt. On
-    /// an error the table is empty.
+    /// a table of this size; the next solve of `root` goes on from what it had learnt, and
+    /// its saves record the work the file carries plus its own. On an error the table is
+    /// empty. Returns the work the file carries (its solve's nodes and time are its own).
     pub fn load_table(&mut self, path: &Path, root: &Board) -> Result<SavedTable, TableFileError> {
         let file = std::fs::File::open(path)?;
-        self.tt
-            .load_from(BufReader::with_capacity(1 << 20, file), root)
+        let saved = self
+            .tt
+            .load_from(BufReader::with_capacity(1 << 20, file), root)?;
+        self.carried = saved;
+        Ok(saved)
+    }
+
+    /// The work a save records: the loaded table's, and this solve's `nodes` in `time`.
+    fn work_with(&self, time: Duration, nodes: u64) -> SavedTable {
+        SavedTable {
+            seconds: self.carried.seconds + time.as_secs_f64(),
+            nodes: self.carried.nodes + nodes,
+        }
     }
 
     /// Runs `f` while a second thread saves the table every `saves.every` (when the solver
@@ -226,8 +246,9 @@ impl Solver {
                 .name("finale-table-saver".into())
                 .spawn_scoped(scope, move || {
                     while let Err(RecvTimeoutError::Timeout) = sleep.recv_timeout(saves.every) {
-                        let seconds = start.elapsed().as_secs_f64();
-                        if let Err(e) = save_table(tt, &saves.path, &root, seconds) {
+                        let nodes = self.progress.load(Relaxed);
+                        let work = self.work_with(start.elapsed(), nodes);
+                        if let Err(e) = save_table(tt, &saves.path, &root, work) {
                             return Some(e);
                         }
                     }
@@ -280,6 +301,9 @@ impl Solver {
             if let Some(a) = &self.abort {
                 s.set_abort(a);
             }
+            if self.saves.is_some() {
+                s.set_progress(&self.progress);
+            }
             if let Some(n) = budget {
                 s.set_node_budget(n);
             }
@@ -305,6 +329,7 @@ impl Solver {
     /// Forgets everything learnt so that the next solve's node count is reproducible.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.carried = SavedTable::default();
     }
 
     /// The fail-soft value of `board` within (`alpha`, `beta`) and the nodes searched,
@@ -385,6 +410,7 @@ impl Solver {
     ) -> Result<SolveResult, TimedOut> {
         let start = Instant::now();
         self.tt.new_search();
+        self.progress.store(0, Relaxed);
         let mut last_pass: Option<PassReport> = None;
         // Each pass's best move and end time, to find when the final one was settled.
         let mut bests = Vec::new();
@@ -411,7 +437,7 @@ impl Solver {
         let time = start.elapsed();
         let save_error = match (&self.saves, stopped, save_error) {
             (Some(saves), true, None) => {
-                save_table(&self.tt, &saves.path, &board, time.as_secs_f64()).err()
+                save_table(&self.tt, &saves.path, &board, self.work_with(time, nodes)).err()
             }
             (_, _, e) => e,
         };
@@ -436,10 +462,15 @@ impl Solver {
     }
 }
 
-/// Saves `tt` to `path` for a solve of `root` that has run `seconds`: written beside it
+/// Saves `tt` to `path` for a solve of `root` that has done `work`: written beside it
 /// and renamed over it once whole and on disk, so a kill leaves the last save.
-fn save_table(tt: &TranspositionTable, path: &Path, root: &Board, seconds: f64) -> io::Result<()> {
+fn save_table(
+    tt: &TranspositionTable,
+    path: &Path,
+    root: &Board,
+    work: SavedTable,
+) -> io::Result<()> {
     let mut file = Replacement::beside(path, TABLE_TEMP_PREFIX, Access::Plain)?;
-    tt.save_to(BufWriter::with_capacity(1 << 20, &mut file), root, seconds)?;
+    tt.save_to(BufWriter::with_capacity(1 << 20, &mut file), root, work)?;
     file.commit(Existing::Replace).map_err(|e| e.source)
 }

@@ -123,6 +123,14 @@ impl<'a> Search<'a> {
         });
     }
 
+    /// Publishes the node count to `count` every few thousand nodes.
+    pub(crate) fn set_progress(&mut self, count: &'a std::sync::atomic::AtomicU64) {
+        self.set_limits(Limits {
+            progress: Some(count),
+            ..self.stop.limits
+        });
+    }
+
     /// Gives up searching at `limits` (looked at from the next node on, if any is set).
     fn set_limits(&mut self, limits: Limits<'a>) {
         self.stop.limits = limits;

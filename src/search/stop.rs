@@ -1,9 +1,10 @@
 //! When a search must give up: a deadline, a node budget, an abort flag set by another
-//! thread, or a cutoff at a split point above it. The clock and the flag are looked at every
+//! thread, or a cutoff at a split point above it; and where it publishes its node count
+//! meanwhile. The clock and the flag are looked at every
 //! `STOP_CHECK_INTERVAL` nodes, the split points every `SPLIT_CHECK_INTERVAL`, so that a
 //! plain search does exactly the work it did without them.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 /// What stops a search from outside: the same for every thread of one solve, so a helper
@@ -20,6 +21,10 @@ pub(crate) struct Limits<'a> {
     /// join, so exact to [`crate::settings::STOP_CHECK_INTERVAL`] at one thread and
     /// reproducible there, unlike a deadline.
     pub(crate) max_nodes: Option<u64>,
+    /// Where the node count is published at each look, for a table save to record (the
+    /// largest count any thread of the solve published: the starting thread's, which
+    /// takes in its helpers' as their split points join).
+    pub(crate) progress: Option<&'a AtomicU64>,
 }
 
 impl Limits<'_> {
@@ -27,6 +32,9 @@ impl Limits<'_> {
     /// set.
     #[inline]
     pub(crate) fn reached(&self, nodes: u64) -> bool {
+        if let Some(p) = self.progress {
+            p.fetch_max(nodes, Relaxed);
+        }
         self.max_nodes.is_some_and(|m| nodes >= m)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
             || self.abort.is_some_and(|a| a.load(Relaxed))
@@ -34,7 +42,10 @@ impl Limits<'_> {
 
     /// True when some limit is set: the search must look at them.
     pub(crate) fn any(&self) -> bool {
-        self.deadline.is_some() || self.abort.is_some() || self.max_nodes.is_some()
+        self.deadline.is_some()
+            || self.abort.is_some()
+            || self.max_nodes.is_some()
+            || self.progress.is_some()
     }
 }
 
@@ -59,6 +70,7 @@ impl Stop<'_> {
             deadline: None,
             abort: None,
             max_nodes: None,
+            progress: None,
         },
         next_limit_check: u64::MAX,
         next_split_check: u64::MAX,

@@ -5,7 +5,8 @@
 //!
 //! The file: a 16-byte magic line, then little-endian words (buckets, generation, date,
 //! the root's two board words, the seconds the solve had run when it was saved, as f64
-//! bits), every bucket's eight words, and last the CRC-32 of everything before it. It is
+//! bits, and the nodes it had searched), every bucket's eight words, and last the CRC-32
+//! of everything before it. It is
 //! read back only into a table of the same size, for the same root, and whole: a file
 //! that fails its checksum leaves the table empty. Saving reads the buckets while the
 //! search may be writing them; an entry torn that way fails its own check when probed,
@@ -20,7 +21,7 @@ use std::io::{self, Read, Write};
 const MAGIC: &[u8; 16] = b"finale table v1\n";
 
 /// Words of the header after the magic.
-const HEADER_WORDS: usize = 6;
+const HEADER_WORDS: usize = 7;
 
 /// Buckets written or read at a time.
 const CHUNK_BUCKETS: usize = 1 << 14;
@@ -28,11 +29,13 @@ const CHUNK_BUCKETS: usize = 1 << 14;
 /// Bytes of a bucket in the file.
 const BUCKET_BYTES: usize = 8 * WORDS_PER_BUCKET;
 
-/// What a loaded table file says of the solve that saved it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// What a table file says of the solve that saved it: its work up to the save.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SavedTable {
-    /// Seconds that solve had run when it saved the table.
+    /// Seconds that solve had run when it saved the table (earlier runs' included).
     pub seconds: f64,
+    /// Nodes it had searched by then, about (earlier runs' included).
+    pub nodes: u64,
 }
 
 /// The CRC-32 of what passes through, as a writer or a reader.
@@ -86,8 +89,8 @@ fn word_at(bytes: &[u8], i: usize) -> u64 {
 
 impl TranspositionTable {
     /// Writes the table to `w` in the file format above, for a solve of `root` that has
-    /// run `seconds`. Safe while searches write the table.
-    pub fn save_to(&self, w: impl Write, root: &Board, seconds: f64) -> io::Result<()> {
+    /// done `work`. Safe while searches write the table.
+    pub fn save_to(&self, w: impl Write, root: &Board, work: SavedTable) -> io::Result<()> {
         let mut w = Crc::new(w);
         w.put(MAGIC)?;
         let (generation, date) = self.counters();
@@ -97,7 +100,8 @@ impl TranspositionTable {
             date,
             root.player,
             root.opponent,
-            seconds.to_bits(),
+            work.seconds.to_bits(),
+            work.nodes,
         ];
         let mut bytes = Vec::with_capacity(CHUNK_BUCKETS * BUCKET_BYTES);
         words_le(&header, &mut bytes);
@@ -171,6 +175,7 @@ impl TranspositionTable {
         self.set_counters(u64::from(generation), h[2]);
         Ok(SavedTable {
             seconds: f64::from_bits(h[5]),
+            nodes: h[6],
         })
     }
 }
@@ -201,7 +206,11 @@ mod tests {
 
     fn saved(tt: &TranspositionTable, root: &Board) -> Vec<u8> {
         let mut bytes = Vec::new();
-        tt.save_to(&mut bytes, root, 12.5).unwrap();
+        let work = SavedTable {
+            seconds: 12.5,
+            nodes: 1234,
+        };
+        tt.save_to(&mut bytes, root, work).unwrap();
         bytes
     }
 
@@ -213,7 +222,7 @@ mod tests {
         assert_eq!(bytes.len(), 16 + 8 * HEADER_WORDS + tt.bytes() + 4);
         let mut back = TranspositionTable::new(1);
         let got = back.load_from(bytes.as_slice(), &root).unwrap();
-        assert_eq!(got.seconds, 12.5);
+        assert_eq!((got.seconds, got.nodes), (12.5, 1234));
         let mut found = 0;
         for b in &boards {
             assert_eq!(back.probe(b), tt.probe(b));
