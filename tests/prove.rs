@@ -75,6 +75,7 @@ fn prove_with(
         round_leaves,
         leaf_limit,
         leaf_nodes,
+        save_tables: None,
         progress: false,
         interrupt: Default::default(),
     };

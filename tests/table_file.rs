@@ -265,3 +265,51 @@ fn a_failed_save_keeps_the_row_and_stops_in_one_line() {
     let r = rows(&out);
     assert_eq!((r.len(), r[0]["ok"].as_str()), (1, "true"), "{r:?}");
 }
+
+/// `prove --save-tables`: FFO #45 proven from a frontier of 22 is stopped by SIGTERM once
+/// a leaf has saved its table; the rerun goes on from it to the published +6 and leaves
+/// no table behind.
+#[test]
+fn a_proof_stopped_in_a_leaf_resumes_it_from_its_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = ffo_line(6);
+    let (_, value, _) = published(&line);
+    let root = line.split(';').next().unwrap().to_string();
+    let work = dir.path().join("proof");
+    let prove = || {
+        let mut c = Command::new(BIN);
+        c.args(["prove", &root, "--frontier", "22", "--threads", "1"])
+            .args(["--hash-mb", "64", "--save-tables", "0.2", "--no-progress"])
+            .arg("--dir")
+            .arg(&work);
+        c
+    };
+    let child = prove()
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let tables = work.join("round-001.csv.tables");
+    let saved = |d: &Path| std::fs::read_dir(d).map_or(0, |e| e.count());
+    let start = std::time::Instant::now();
+    while saved(&tables) == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no leaf table saved"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SAFETY: as in `killed_in_position`.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143));
+    assert!(saved(&tables) > 0, "the stopped leaf's table is gone");
+    let o = prove().output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        text.lines().last(),
+        Some(format!("bounds {value} {value}").as_str())
+    );
+    assert_eq!(saved(&tables), 0, "tables left behind");
+}

@@ -336,6 +336,11 @@ pub(crate) struct ProveArgs {
     /// (8000000000, 8e9 or 8G; a batch run elsewhere takes --node-limit).
     #[arg(long, value_name = "N", value_parser = parse_nodes, conflicts_with = "check")]
     pub(crate) leaf_nodes: Option<u64>,
+    /// Save each leaf's table every SECONDS while it is solved, as `batch --save-tables`
+    /// does: a killed run goes on with the leaves in progress where they were.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds,
+          conflicts_with_all = ["check", "plan_only"])]
+    pub(crate) save_tables: Option<Duration>,
     /// With --check: solve this many leaves again, each with its window, and check they
     /// agree with their rows.
     #[arg(long, value_name = "N", default_value_t = 0, requires = "check")]

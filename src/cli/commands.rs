@@ -264,6 +264,7 @@ pub(crate) fn prove(args: ProveArgs, out: &mut impl Write) -> finale::Result<Exi
         round_leaves: None,
         leaf_limit: Some(args.leaf_seconds),
         leaf_nodes: args.leaf_nodes,
+        save_tables: args.save_tables,
         progress: !args.no_progress,
         interrupt: on_signals()?,
     };

@@ -2,7 +2,8 @@
 //! window asked. Each round's leaves go out as a batch file; this command solves them
 //! itself (`threads` leaves at once), or leaves them to other machines (`plan_only`),
 //! whose CSVs, put in the folder, the next run reads. Every round resumes: the rows
-//! written stay, a killed run loses the leaves in progress only.
+//! written stay, a killed run loses the leaves in progress only (and with saved tables,
+//! only their work since the last save).
 
 use super::doubt::Checker;
 use super::folder::{Folder, Prediction, Spec};
@@ -42,6 +43,10 @@ pub struct ProveOptions {
     /// A leaf solve that searches this many nodes gives up the same way; `None`: no
     /// limit.
     pub leaf_nodes: Option<u64>,
+    /// Save each leaf's table this often while it is solved, so that a killed run goes
+    /// on with the leaves in progress where they were (`batch --save-tables`; the files
+    /// are in the folder's `round-NNN.csv.tables/` while their leaves run); `None`: never.
+    pub save_tables: Option<Duration>,
     /// A progress bar for each round's batch.
     pub progress: bool,
     /// Stops the run between or inside rounds (SIGINT, SIGTERM).
@@ -231,7 +236,7 @@ fn leaf_batch(o: &ProveOptions, obf: PathBuf, csv: PathBuf) -> BatchOptions {
         search: o.search.clone(),
         progress: o.progress,
         fsync_every: Duration::from_secs(crate::batch::output::BATCH_FSYNC_SECONDS),
-        save_tables: None,
+        save_tables: o.save_tables,
         interrupt: o.interrupt.clone(),
     }
 }
