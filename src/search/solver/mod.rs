@@ -1,12 +1,17 @@
-//! The solver: its table, its thread pool and the public ways to solve.
+//! The solver: its table, its thread pool and the public ways to solve; `saves.rs`, the
+//! saves of its table while it solves.
+
+mod saves;
+
+use saves::Saver;
+pub use saves::{TABLE_TEMP_PREFIX, TableSaves};
 
 use super::parallel::busy::Busy;
 use super::root::answer::{Mode, PassReport, SolveResult, TimedOut};
 use super::selectivity::level::Level;
 use super::selectivity::samples::ProbcutSamples;
 
-use super::error::StartError;
-use super::error::TableFileError;
+use super::error::{StartError, TableFileError};
 use super::measure::span::{self, Span, SpanReport};
 use super::options::SearchOptions;
 use super::parallel::pool::Pool;
@@ -16,12 +21,8 @@ use super::state::Search;
 use super::table;
 use super::table::{SavedTable, TranspositionTable};
 use crate::board::Board;
-use crate::durable::{Access, Existing, Replacement};
 use crate::settings::{DEFAULT_HASH_MB, LOCAL_TABLE_KB, SPLIT_MANY_THREADS};
-use std::io::{self, BufReader, BufWriter};
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::io;
 use std::time::{Duration, Instant};
 
 /// Solver settings.
@@ -54,20 +55,6 @@ impl Default for SolverOptions {
     }
 }
 
-/// Where a solve saves its table while it runs, so that a solve stopped by a restart can
-/// resume from it ([`Solver::load_table`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableSaves {
-    /// The table file, replaced whole at each save.
-    pub path: PathBuf,
-    /// Time between saves; a solve that gives up (a limit, the abort flag) saves once more.
-    pub every: Duration,
-}
-
-/// How the temporary file of a table save begins (`NAME.tmp` follows): a kill during a
-/// save leaves one, which the next run may remove.
-pub const TABLE_TEMP_PREFIX: &str = ".finale-table-";
-
 /// Stack of each pool thread: a waiting thread runs stolen subtrees on top of its own, so
 /// recursion can nest several searches deep. Only touched pages cost memory.
 const POOL_STACK_BYTES: usize = 64 << 20;
@@ -90,15 +77,8 @@ pub struct Solver {
     node_budget: Option<u64>,
     /// The last finished solve's work and span (a span build's only).
     last_span: Option<SpanReport>,
-    /// Where solves save their table, if they do.
-    saves: Option<TableSaves>,
-    /// The first failed save since [`Solver::take_save_error`].
-    save_error: Option<io::Error>,
-    /// The running solve's node count, published for its saves.
-    progress: AtomicU64,
-    /// The work of earlier runs the loaded table carries, added to what the next save
-    /// records.
-    carried: SavedTable,
+    /// Where and how often solves save their table, and what a loaded one carries.
+    saver: Saver,
 }
 
 impl Solver {
@@ -166,10 +146,7 @@ impl Solver {
             abort: None,
             node_budget: None,
             last_span: None,
-            saves: None,
-            save_error: None,
-            progress: AtomicU64::new(0),
-            carried: SavedTable::default(),
+            saver: Saver::default(),
         })
     }
 
@@ -193,77 +170,24 @@ impl Solver {
     /// its answer is what its caller keeps. A failed save does not stop the solve; it is
     /// kept for [`Solver::take_save_error`].
     pub fn set_table_saves(&mut self, saves: Option<TableSaves>) {
-        self.saves = saves;
+        self.saver.set(saves);
     }
 
     /// The first save of the table that failed since the last call, with its file.
-    pub fn take_save_error(&mut self) -> Option<(PathBuf, io::Error)> {
-        let e = self.save_error.take()?;
-        let path = self
-            .saves
-            .as_ref()
-            .map(|s| s.path.clone())
-            .unwrap_or_default();
-        Some((path, e))
+    pub fn take_save_error(&mut self) -> Option<(std::path::PathBuf, io::Error)> {
+        self.saver.take_error()
     }
 
     /// Replaces the table with the table file at `path`, saved by a solve of `root` with
     /// a table of this size; the next solve of `root` goes on from what it had learnt, and
     /// its saves record the work the file carries plus its own. On an error the table is
     /// empty. Returns the work the file carries (its solve's nodes and time are its own).
-    pub fn load_table(&mut self, path: &Path, root: &Board) -> Result<SavedTable, TableFileError> {
-        let file = std::fs::File::open(path)?;
-        let saved = self
-            .tt
-            .load_from(BufReader::with_capacity(1 << 20, file), root)?;
-        self.carried = saved;
-        Ok(saved)
-    }
-
-    /// The work a save records: the loaded table's, and this solve's `nodes` in `time`.
-    fn work_with(&self, time: Duration, nodes: u64) -> SavedTable {
-        SavedTable {
-            seconds: self.carried.seconds + time.as_secs_f64(),
-            nodes: self.carried.nodes + nodes,
-        }
-    }
-
-    /// Runs `f` while a second thread saves the table every `saves.every` (when the solver
-    /// saves), returning `f`'s result and the first failed save.
-    fn saving<R>(
-        &self,
-        root: Board,
-        start: Instant,
-        f: impl FnOnce() -> R,
-    ) -> (R, Option<io::Error>) {
-        let Some(saves) = &self.saves else {
-            return (f(), None);
-        };
-        let tt = &self.tt;
-        let (wake, sleep) = channel::<()>();
-        std::thread::scope(|scope| {
-            let saver = std::thread::Builder::new()
-                .name("finale-table-saver".into())
-                .spawn_scoped(scope, move || {
-                    while let Err(RecvTimeoutError::Timeout) = sleep.recv_timeout(saves.every) {
-                        let nodes = self.progress.load(Relaxed);
-                        let work = self.work_with(start.elapsed(), nodes);
-                        if let Err(e) = save_table(tt, &saves.path, &root, work) {
-                            return Some(e);
-                        }
-                    }
-                    None
-                });
-            let r = f();
-            drop(wake);
-            let error = match saver {
-                Ok(h) => h
-                    .join()
-                    .unwrap_or_else(|_| Some(io::Error::other("the table saver panicked"))),
-                Err(e) => Some(e),
-            };
-            (r, error)
-        })
+    pub fn load_table(
+        &mut self,
+        path: &std::path::Path,
+        root: &Board,
+    ) -> Result<SavedTable, TableFileError> {
+        self.saver.load(&mut self.tt, path, root)
     }
 
     /// The work and span of the last finished solve: `None` unless finale was built with
@@ -301,8 +225,8 @@ impl Solver {
             if let Some(a) = &self.abort {
                 s.set_abort(a);
             }
-            if self.saves.is_some() {
-                s.set_progress(&self.progress);
+            if let Some(count) = self.saver.progress() {
+                s.set_progress(count);
             }
             if let Some(n) = budget {
                 s.set_node_budget(n);
@@ -329,7 +253,7 @@ impl Solver {
     /// Forgets everything learnt so that the next solve's node count is reproducible.
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.carried = SavedTable::default();
+        self.saver.forget();
     }
 
     /// The fail-soft value of `board` within (`alpha`, `beta`) and the nodes searched,
@@ -410,7 +334,6 @@ impl Solver {
     ) -> Result<SolveResult, TimedOut> {
         let start = Instant::now();
         self.tt.new_search();
-        self.progress.store(0, Relaxed);
         let mut last_pass: Option<PassReport> = None;
         // Each pass's best move and end time, to find when the final one was settled.
         let mut bests = Vec::new();
@@ -420,30 +343,24 @@ impl Solver {
             on_pass(p);
         };
         let selectivity = self.options.search.selectivity;
-        let ((mut result, nodes, stopped, span), save_error) = self.saving(board, start, || {
-            self.run(limit.map(|l| start + l), self.node_budget, |s| {
-                solve_root(
-                    s,
-                    board,
-                    mode,
-                    selectivity,
-                    &mut Passes {
-                        start,
-                        report: &mut report,
-                    },
-                )
-            })
-        });
+        let ((mut result, nodes, stopped, span), save_error) =
+            self.saver.saving(&self.tt, (board, start), || {
+                self.run(limit.map(|l| start + l), self.node_budget, |s| {
+                    solve_root(
+                        s,
+                        board,
+                        mode,
+                        selectivity,
+                        &mut Passes {
+                            start,
+                            report: &mut report,
+                        },
+                    )
+                })
+            });
         let time = start.elapsed();
-        let save_error = match (&self.saves, stopped, save_error) {
-            (Some(saves), true, None) => {
-                save_table(&self.tt, &saves.path, &board, self.work_with(time, nodes)).err()
-            }
-            (_, _, e) => e,
-        };
-        if self.save_error.is_none() {
-            self.save_error = save_error;
-        }
+        self.saver
+            .after(&self.tt, board, (stopped, time, nodes), save_error);
         if stopped {
             return Err(TimedOut {
                 nodes,
@@ -460,17 +377,4 @@ impl Solver {
         }
         Ok(result)
     }
-}
-
-/// Saves `tt` to `path` for a solve of `root` that has done `work`: written beside it
-/// and renamed over it once whole and on disk, so a kill leaves the last save.
-fn save_table(
-    tt: &TranspositionTable,
-    path: &Path,
-    root: &Board,
-    work: SavedTable,
-) -> io::Result<()> {
-    let mut file = Replacement::beside(path, TABLE_TEMP_PREFIX, Access::Plain)?;
-    tt.save_to(BufWriter::with_capacity(1 << 20, &mut file), root, work)?;
-    file.commit(Existing::Replace).map_err(|e| e.source)
 }
