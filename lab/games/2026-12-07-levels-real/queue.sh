@@ -6,12 +6,13 @@
 #   lane B, the generated held-out set at 31-32: its labels, then every level on them.
 # Start it at the beginning of a session,
 #     setsid nohup lab/games/2026-12-07-levels-real/queue.sh > /work/logs/queue.log 2>&1 < /dev/null &
-# and stop it with `pkill -TERM -f finale-lanes` (each step keeps every row it finished;
-# the positions in progress are solved again next time; SIGSTOP/SIGCONT pauses it for a
-# timing or CI). FINALE (default: a copy of target/release/finale, so that rebuilding does
-# not touch the running binary) must be the shipped search (weights 7ec978cc, bench
-# 169381159) from 3bb5fef on, whose batch saves the tables of positions in progress
-# (--save-tables: their files, 2 GB each, are in OUT.csv.tables/ and never committed).
+# and stop it with `pkill -TERM -f finale-lanes`: each step keeps every row it finished; a
+# batch's positions in progress go on from their saved tables next time, calibrate's are
+# solved again. SIGSTOP/SIGCONT pauses it for a timing or CI. A step's table is moved into
+# results/ only when the step ends. FINALE (default: a copy of target/release/finale, so
+# that rebuilding does not touch the running binary) must be the shipped search (weights
+# 7ec978cc, bench 169381159) from 3bb5fef on, whose batch saves the tables of positions in
+# progress (--save-tables: their files, 2 GB each, are in OUT.csv.tables/, never committed).
 # A step already running on its own (started by hand) is waited for, then run again,
 # which resumes it (a finished step is skipped in seconds).
 set -u
@@ -35,7 +36,8 @@ lane_a() {
     $F calibrate 2026-12-07-levels-real/calib-20-32-less-150.obf \
         --labels labels/real-heldout-calib-20-32.csv \
         --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
-        > 2026-12-07-levels-real/table-20-32-less-150.txt || return 1
+        > /tmp/table-20-32-less-150.txt || return 1
+    mv /tmp/table-20-32-less-150.txt 2026-12-07-levels-real/table-20-32-less-150.txt
     # 2. The real calibration set's last label (157 of 158 are rows of
     #    labels/real-heldout-calib-20-32.csv, from a one-thread batch at 2048 MB): line
     #    150, whose one-thread solve ran 2.5 h+ and was lost at a session end. Its proof
@@ -49,7 +51,8 @@ lane_a() {
     $F calibrate inputs/real-heldout-calib-20-32.obf \
         --labels labels/real-heldout-calib-20-32.csv \
         --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
-        > 2026-12-07-levels-real/table-20-32.txt
+        > /tmp/table-20-32.txt || return 1
+    mv /tmp/table-20-32.txt 2026-12-07-levels-real/table-20-32.txt
 }
 
 lane_b() {
@@ -61,7 +64,8 @@ lane_b() {
     # 4. Every level on them.
     $F calibrate ../inputs/deep-27-32/heldout-31-32.obf --labels labels-heldout-27-32.csv \
         --threads 1 --hash-mb 1024 --no-progress --csv $FX/heldout-31-32.csv \
-        > ../2026-12-07-real-weights/table-31-32.txt
+        > /tmp/table-31-32.txt || return 1
+    mv /tmp/table-31-32.txt ../2026-12-07-real-weights/table-31-32.txt
 }
 
 lane_a > /tmp/lane-a.log 2>&1 && echo "lane A done" &
