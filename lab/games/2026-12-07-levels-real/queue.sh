@@ -68,7 +68,8 @@ lane_b() {
     mv /tmp/table-31-32.txt ../2026-12-07-real-weights/table-31-32.txt
 }
 
-lane_a > /tmp/lane-a.log 2>&1 && echo "lane A done" &
-lane_b > /tmp/lane-b.log 2>&1 && echo "lane B done" &
+# LANES=A or LANES=B runs one lane only (the other already running, say).
+case ${LANES:-AB} in *A*) lane_a > /tmp/lane-a.log 2>&1 && echo "lane A done" & ;; esac
+case ${LANES:-AB} in *B*) lane_b > /tmp/lane-b.log 2>&1 && echo "lane B done" & ;; esac
 wait
 echo "queue ended (lane logs: /tmp/lane-a.log, /tmp/lane-b.log)"
