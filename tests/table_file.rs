@@ -218,6 +218,53 @@ fn a_batch_killed_outright_resumes_from_its_last_save() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// What a kill can leave between a row and its table's removal, a table of a position
+/// already written, is removed by the next run: FFO #40's exact row written, a damaged
+/// file put in its table's place, a rerun removes it (a file not a table stays). A window
+/// of that position is another row, with a table file of its own: asked alone beside the
+/// exact solve's damaged table, it ignores it (were it loaded, the run would stop at the
+/// damage) and leaves it.
+#[test]
+fn a_table_whose_row_is_written_goes_and_a_window_has_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = ffo_line(1);
+    let (pos, best, _) = published(&line);
+    let damaged = |out: &str| {
+        let tables = dir.path().join(format!("{out}.tables"));
+        std::fs::create_dir_all(&tables).unwrap();
+        let table = tables.join(format!("{}.table", key_hex(position_key(&pos))));
+        std::fs::write(&table, b"finale table v1\nleft by a kill").unwrap();
+        table
+    };
+    let input = dir.path().join("in.obf");
+    std::fs::write(&input, format!("{line}\n")).unwrap();
+    let out = dir.path().join("out.csv");
+    assert!(batch(&input, &out, "60").output().unwrap().status.success());
+    let table = damaged("out.csv");
+    let other = table.with_file_name("notes.txt");
+    std::fs::write(&other, b"not ours").unwrap();
+    let o = batch(&input, &out, "60").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!table.exists(), "the table of a written row was left");
+    assert!(other.exists(), "a file not a table was removed");
+
+    let board = line.split(';').next().unwrap();
+    std::fs::write(
+        &input,
+        format!("{board}; window {},{};\n", best - 1, best + 1),
+    )
+    .unwrap();
+    let out = dir.path().join("window.csv");
+    let table = damaged("window.csv");
+    let o = batch(&input, &out, "60").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(rows(&out)[0]["score"], best.to_string());
+    assert!(
+        table.exists(),
+        "the exact solve's table went with the window's row"
+    );
+}
+
 /// A damaged table file stops the batch before that position is solved: one error line
 /// naming the file, exit 2, no row, and the file left for the user to look at.
 #[test]

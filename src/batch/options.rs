@@ -60,10 +60,11 @@ impl BatchOptions {
         PathBuf::from(dir)
     }
 
-    /// The saved table of the position with key `key`.
-    pub fn table_path(&self, key: u64) -> PathBuf {
+    /// The saved table of the row `task` (a position's key, or its key mixed with the
+    /// window it is solved in, so that two windows of one position never share a file).
+    pub fn table_path(&self, task: u64) -> PathBuf {
         self.tables_dir()
-            .join(format!("{}.table", crate::board::key::key_hex(key)))
+            .join(format!("{}.table", crate::board::key::key_hex(task)))
     }
 
     /// What the output's `mode` column calls this run's rows: `exact`, `wld`, `all`, or

@@ -45,7 +45,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     // work.
     let (mut csv, resumed) = BatchOut::open(&options.out, &options.row_settings())?;
     if options.save_tables.is_some() {
-        tables_dir_ready(&options.tables_dir())?;
+        tables_dir_ready(options, &resumed.done)?;
     }
     csv.sync_every(options.fsync_every);
     let mut summary = BatchSummary {
@@ -111,19 +111,26 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     Ok(summary)
 }
 
-/// Makes the directory of saved tables, and removes the partial saves a kill left in it
-/// (the output's lock makes this run its only user).
-fn tables_dir_ready(dir: &std::path::Path) -> Result<()> {
+/// Makes the directory of saved tables, and removes what a kill left in it (the output's
+/// lock makes this run its only user): partial saves, and the tables of rows already
+/// written (a kill between a row and its table's removal).
+fn tables_dir_ready(options: &BatchOptions, done: &HashSet<Task>) -> Result<()> {
+    let dir = options.tables_dir();
     let failed = |source| BatchError::TablesDir {
-        path: dir.to_path_buf(),
+        path: dir.clone(),
         source,
     };
-    std::fs::create_dir_all(dir).map_err(failed)?;
-    for entry in std::fs::read_dir(dir).map_err(failed)? {
-        let name = entry.map_err(failed)?.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with(TABLE_TEMP_PREFIX) && name.ends_with(".tmp") {
-            std::fs::remove_file(dir.join(name.as_ref())).map_err(failed)?;
+    std::fs::create_dir_all(&dir).map_err(failed)?;
+    for entry in std::fs::read_dir(&dir).map_err(failed)? {
+        let path = entry.map_err(failed)?.path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let partial = name.starts_with(TABLE_TEMP_PREFIX) && name.ends_with(".tmp");
+        let written = name
+            .strip_suffix(".table")
+            .and_then(crate::board::key::parse_key)
+            .is_some_and(|task| done.contains(&task) && options.table_path(task) == path);
+        if partial || written {
+            std::fs::remove_file(&path).map_err(failed)?;
         }
     }
     Ok(())

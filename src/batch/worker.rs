@@ -143,7 +143,7 @@ fn solve_one(
     };
     solver.clear();
     let table = options.save_tables.map(|every| TableSaves {
-        path: options.table_path(job.key),
+        path: options.table_path(job.task),
         every,
     });
     let carried = match &table {
