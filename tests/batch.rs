@@ -857,7 +857,7 @@ fn tables_that_do_not_fit_in_memory_are_refused_before_allocating() {
     let err = one_line_error(&o);
     assert!(
         err.contains(&format!(
-            "3 tables (one per thread, --threads 3) x --hash-mb {half}"
+            "3 tables (one per position solved at once, --threads 3) x --hash-mb {half}"
         )),
         "{err}"
     );
@@ -1346,6 +1346,7 @@ fn a_selective_batch_is_refused_by_the_library_and_the_cli() {
         label_depth: None,
         hash_mb: 16,
         threads: 1,
+        position_threads: 1,
         time_limit: None,
         node_limit: None,
         shard: finale::batch::Shard::ALL,

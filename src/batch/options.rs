@@ -25,6 +25,10 @@ pub struct BatchOptions {
     pub hash_mb: usize,
     /// Positions solved at once (one thread each).
     pub threads: usize,
+    /// Threads that search each position together, sharing its table (at least 1, at
+    /// most `threads`): the batch solves `threads / position_threads` positions at once.
+    /// At one, node counts repeat exactly; at more, they vary from run to run.
+    pub position_threads: usize,
     /// Give up on a position after this long.
     pub time_limit: Option<Duration>,
     /// Give up on a position after about this many nodes ([`crate::search::Solver::set_node_budget`]).

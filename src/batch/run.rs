@@ -73,7 +73,7 @@ pub fn run_batch(options: &BatchOptions, out: &mut impl Write) -> Result<BatchSu
     } else {
         options.hash_mb
     };
-    let info = RunInfo::current(1, hash_mb);
+    let info = RunInfo::current(options.position_threads, hash_mb);
     let mut dist = Distribution::new();
     let shared = Shared {
         options,
@@ -143,6 +143,13 @@ fn check_request(options: &BatchOptions) -> Result<()> {
     }
     if options.threads == 0 {
         return Err(BatchError::NoThreads.into());
+    }
+    if !(1..=options.threads).contains(&options.position_threads) {
+        return Err(BatchError::PositionThreads {
+            per: options.position_threads,
+            threads: options.threads,
+        }
+        .into());
     }
     if let Some(depth) = options.label_depth {
         if depth > MAX_LABEL_DEPTH {
@@ -232,7 +239,8 @@ fn count_work(
 /// No more workers than positions to solve, since each allocates a whole table; refuses
 /// tables this machine cannot hold.
 fn worker_count(options: &BatchOptions, positions: u64) -> Result<usize> {
-    let workers = usize::try_from(positions).map_or(options.threads, |p| options.threads.min(p));
+    let at_once = options.threads / options.position_threads;
+    let workers = usize::try_from(positions).map_or(at_once, |p| at_once.min(p));
     let tables_mb = (workers as u64).saturating_mul(options.hash_mb as u64);
     // Labellers search without a table.
     if workers > 0 && options.label_depth.is_none() {

@@ -328,12 +328,21 @@ pub(super) fn worker(
     stop: &Arc<AtomicBool>,
 ) {
     let options = shared.options;
-    let mut solver = Solver::new(SolverOptions {
+    // Every thread asked for runs, as the workers do, so that rows name what searched.
+    let started = Solver::try_new(SolverOptions {
         hash_mb: options.hash_mb,
         search: options.search.clone(),
-        threads: 1,
-        oversubscribe: false,
+        threads: options.position_threads,
+        oversubscribe: true,
     });
+    let mut solver = match started {
+        Ok(s) => s,
+        Err(e) => {
+            shared.fail(e.into());
+            stop.store(true, Relaxed);
+            return;
+        }
+    };
     solver.set_abort(Arc::clone(stop));
     solver.set_node_budget(options.node_limit);
     while !stop.load(Relaxed) {

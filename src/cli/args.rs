@@ -451,10 +451,16 @@ pub(crate) struct BatchArgs {
     /// locked while the batch runs.
     #[arg(long, value_name = "OUT.csv")]
     pub(crate) out: PathBuf,
-    /// Positions solved at once, one thread and one table each (default: all cores; never
-    /// more than the positions left to solve).
+    /// Threads in all (default: all cores): positions solved at once, one table and
+    /// --position-threads threads each, never more than the positions left to solve.
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub(crate) threads: Option<usize>,
+    /// Threads that search each position together, sharing its table: a few deep
+    /// positions on every core (--threads stays the total: --threads 16
+    /// --position-threads 4 solves 4 at once). Above 1, node counts vary from run to run.
+    #[arg(long, value_name = "N", value_parser = parse_threads, default_value_t = 1,
+          conflicts_with = "label_depth")]
+    pub(crate) position_threads: usize,
     /// Give up on a position after SECONDS (status timeout).
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub(crate) time_limit: Option<Duration>,

@@ -215,6 +215,7 @@ pub(crate) fn batch(args: BatchArgs, out: &mut impl Write) -> finale::Result<Exi
         label_depth: args.label_depth,
         hash_mb: args.common.hash_mb(),
         threads: Threads::workers(args.threads).running,
+        position_threads: args.position_threads,
         time_limit: args.time_limit,
         node_limit: args.node_limit,
         shard,

@@ -17,6 +17,14 @@ pub enum BatchError {
     /// Zero worker threads.
     #[error("batch: --threads must be at least 1")]
     NoThreads,
+    /// More threads for one position than for the whole batch, or none.
+    #[error("batch: --position-threads {per} must be from 1 to --threads ({threads})")]
+    PositionThreads {
+        /// Threads asked for each position.
+        per: usize,
+        /// Threads of the whole batch.
+        threads: usize,
+    },
     /// The directory of saved tables (`--save-tables`) cannot be made.
     #[error("{}: cannot make the directory of saved tables: {source}", path.display())]
     TablesDir {
@@ -70,7 +78,7 @@ pub enum BatchError {
     Stopped,
     /// The workers' tables together do not fit.
     #[error(
-        "batch: {workers} tables (one per thread, --threads {threads}) x --hash-mb {hash_mb}: {why}"
+        "batch: {workers} tables (one per position solved at once, --threads {threads}) x --hash-mb {hash_mb}: {why}"
     )]
     Tables {
         /// Worker threads that would run.

@@ -229,6 +229,7 @@ fn leaf_batch(o: &ProveOptions, obf: PathBuf, csv: PathBuf) -> BatchOptions {
         label_depth: None,
         hash_mb: o.hash_mb,
         threads: o.threads,
+        position_threads: 1,
         time_limit: o.leaf_limit,
         node_limit: o.leaf_nodes,
         shard: Shard::ALL,
