@@ -1,8 +1,8 @@
 #!/bin/bash
 # Issue 70's long jobs, each step resumable (a step that finished is skipped in seconds),
 # in two lanes so that no core idles while one deep position finishes:
-#   lane A, the real calibration set: every level on its labelled positions, its last
-#   label, then that position's levels;
+#   lane A, the real calibration set: its last label (on two threads), then every level
+#   on its positions;
 #   lane B, the generated held-out set at 31-32: its labels, then every level on them.
 # Start it at the beginning of a session,
 #     setsid nohup lab/games/2026-12-07-levels-real/queue.sh > /work/logs/queue.log 2>&1 < /dev/null &
@@ -11,8 +11,9 @@
 # solved again. SIGSTOP/SIGCONT pauses it for a timing or CI. A step's table is moved into
 # results/ only when the step ends. FINALE (default: a copy of target/release/finale, so
 # that rebuilding does not touch the running binary) must be the shipped search (weights
-# 7ec978cc, bench 169381159) from 3bb5fef on, whose batch saves the tables of positions in
-# progress (--save-tables: their files, 2 GB each, are in OUT.csv.tables/, never committed).
+# 7ec978cc, bench 169381159) from 5856198 on, whose batch saves the tables of positions in
+# progress (--save-tables: their files, 2 GB each, are in OUT.csv.tables/, never committed)
+# and searches a position on several threads (--position-threads).
 # A step already running on its own (started by hand) is waited for, then run again,
 # which resumes it (a finished step is skipped in seconds).
 set -u
@@ -27,27 +28,22 @@ FX=$R/tests/fixtures/selectivity/2026-12-07-real-weights
 
 lane_a() {
     cd "$R/results/games" || return 1
-    # 1. Every level on the real set's 157 labelled positions (its lines but 150): rows of
-    #    one position and level are the units a restart loses, minutes at 31-32 empties,
-    #    and they tell early whether a level holds there. The rows of 20-30 are reused;
-    #    31-32 at 1024 MB, the table `solve` gives a 32-empty position. Two at once: with
-    #    lane B running that is three threads on two cores (nodes, not times, are what
-    #    this measures).
-    $F calibrate 2026-12-07-levels-real/calib-20-32-less-150.obf \
-        --labels labels/real-heldout-calib-20-32.csv \
-        --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
-        > /tmp/table-20-32-less-150.txt || return 1
-    mv /tmp/table-20-32-less-150.txt 2026-12-07-levels-real/table-20-32-less-150.txt
-    # 2. The real calibration set's last label (157 of 158 are rows of
+    # 1. The real calibration set's last label (157 of 158 are rows of
     #    labels/real-heldout-calib-20-32.csv, from a one-thread batch at 2048 MB): line
     #    150, whose one-thread solve ran 2.5 h+ and was lost at a session end. Its proof
     #    from a frontier of 31 (labels/proof-line-150/, 2026-12-07) gave up two leaves at
-    #    the hour (95 G nodes lost to splits); a batch that saves its table every 10
-    #    minutes (--save-tables, from 3bb5fef) loses at most that at a restart.
-    $F batch inputs/real-heldout-calib-20-32.obf --mode exact --threads 1 --hash-mb 2048 \
-        --eval $OLD --no-progress --save-tables 600 \
+    #    the hour (95 G nodes lost to splits). A batch that saves its table every 10
+    #    minutes (--save-tables, from 3bb5fef) loses at most that at a restart; from the
+    #    seventh session on it runs first, on two threads (--position-threads, from
+    #    5856198), because its size is the largest unknown left.
+    $F batch inputs/real-heldout-calib-20-32.obf --mode exact --threads 2 --position-threads 2 \
+        --hash-mb 2048 --eval $OLD --no-progress --save-tables 600 \
         --out labels/real-heldout-calib-20-32.csv || return 1
-    # 3. Every level on the whole set: line 150's rows are all that is left.
+    # 2. Every level on the whole set (rows of one position and level are the units a
+    #    restart loses, minutes at 31-32 empties; the rows of 20-30 and those of 31 done
+    #    before are reused). 31-32 at 1024 MB, the table `solve` gives a 32-empty
+    #    position. Two threads: with lane B running that is three on two cores (nodes,
+    #    not times, are what this measures).
     $F calibrate inputs/real-heldout-calib-20-32.obf \
         --labels labels/real-heldout-calib-20-32.csv \
         --threads 2 --hash-mb 1024 --no-progress --csv $FX/real-heldout-calib.csv \
