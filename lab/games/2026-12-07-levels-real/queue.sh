@@ -33,10 +33,14 @@ lane_a() {
     #    150, whose one-thread solve ran 2.5 h+ and was lost at a session end. Its proof
     #    from a frontier of 31 (labels/proof-line-150/, 2026-12-07) gave up two leaves at
     #    the hour (95 G nodes lost to splits). A batch that saves its table every 10
-    #    minutes (--save-tables, from 3bb5fef) loses at most that at a restart; from the
-    #    seventh session on it runs first, on two threads (--position-threads, from
-    #    5856198), because its size is the largest unknown left.
-    $F batch inputs/real-heldout-calib-20-32.obf --mode exact --threads 2 --position-threads 2 \
+    #    minutes (--save-tables, from 3bb5fef) loses at most that at a restart. From the
+    #    seventh session on it runs first, because its size is the largest unknown left.
+    #    One thread while lane B runs: each lane is its own scheduling group (setsid), so
+    #    the kernel gives each one core, and two search threads on one core only add
+    #    speculative work. Once lane B has ended, A_THREADS=2 (and LANES=A) gives it both
+    #    (--position-threads, from 5856198); the saved table carries over.
+    $F batch inputs/real-heldout-calib-20-32.obf --mode exact \
+        --threads ${A_THREADS:-1} --position-threads ${A_THREADS:-1} \
         --hash-mb 2048 --eval $OLD --no-progress --save-tables 600 \
         --out labels/real-heldout-calib-20-32.csv || return 1
     # 2. Every level on the whole set (rows of one position and level are the units a
