@@ -26,6 +26,21 @@ OLD=/tmp/eval-7f48bc5d.bin
 git -C "$R" show 429c406:weights/eval.bin > $OLD
 FX=$R/tests/fixtures/selectivity/2026-12-07-real-weights
 
+# Line 150's solve on $1 threads (see lane A).
+solve_150() {
+    $F batch inputs/real-heldout-calib-20-32.obf --mode exact \
+        --threads $1 --position-threads $1 \
+        --hash-mb 2048 --eval $OLD --no-progress --save-tables 600 \
+        --out labels/real-heldout-calib-20-32.csv
+}
+
+# Whether lane B (of this queue or another) is still at work: looked at twice, so that
+# the moment between its two steps does not count as its end.
+lane_b_busy() {
+    pgrep -f "finale-lanes.* \.\./inputs/deep-27-32" > /dev/null \
+        || { sleep 10; pgrep -f "finale-lanes.* \.\./inputs/deep-27-32" > /dev/null; }
+}
+
 lane_a() {
     cd "$R/results/games" || return 1
     # 1. The real calibration set's last label (157 of 158 are rows of
@@ -37,12 +52,17 @@ lane_a() {
     #    seventh session on it runs first, because its size is the largest unknown left.
     #    One thread while lane B runs: each lane is its own scheduling group (setsid), so
     #    the kernel gives each one core, and two search threads on one core only add
-    #    speculative work. Once lane B has ended, A_THREADS=2 (and LANES=A) gives it both
-    #    (--position-threads, from 5856198); the saved table carries over.
-    $F batch inputs/real-heldout-calib-20-32.obf --mode exact \
-        --threads ${A_THREADS:-1} --position-threads ${A_THREADS:-1} \
-        --hash-mb 2048 --eval $OLD --no-progress --save-tables 600 \
-        --out labels/real-heldout-calib-20-32.csv || return 1
+    #    speculative work. Once lane B has ended, the solve is stopped and goes on from
+    #    its saved table on both cores (--position-threads, from 5856198).
+    if lane_b_busy; then
+        solve_150 1 &
+        local pid=$!
+        while kill -0 $pid 2> /dev/null && lane_b_busy; do sleep 60; done
+        kill -TERM $pid 2> /dev/null
+        wait $pid
+    fi
+    # Skipped in seconds if solved above.
+    solve_150 2 || return 1
     # 2. Every level on the whole set (rows of one position and level are the units a
     #    restart loses, minutes at 31-32 empties; the rows of 20-30 and those of 31 done
     #    before are reused). 31-32 at 1024 MB, the table `solve` gives a 32-empty
@@ -63,7 +83,7 @@ lane_b() {
         --eval $OLD --no-progress --save-tables 600 --out labels-heldout-27-32.csv || return 1
     # 4. Every level on them.
     $F calibrate ../inputs/deep-27-32/heldout-31-32.obf --labels labels-heldout-27-32.csv \
-        --threads 1 --hash-mb 1024 --no-progress --csv $FX/heldout-31-32.csv \
+        --threads 2 --hash-mb 1024 --no-progress --csv $FX/heldout-31-32.csv \
         > /tmp/table-31-32.txt || return 1
     mv /tmp/table-31-32.txt ../2026-12-07-real-weights/table-31-32.txt
 }
