@@ -23,7 +23,7 @@ pub struct BatchOptions {
     pub label_depth: Option<u32>,
     /// Table size per worker thread, in MB.
     pub hash_mb: usize,
-    /// Positions solved at once (one thread each).
+    /// Threads in all: positions solved at once, times `position_threads`.
     pub threads: usize,
     /// Threads that search each position together, sharing its table (at least 1, at
     /// most `threads`): the batch solves `threads / position_threads` positions at once.
